@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import helmet from '@fastify/helmet';
+import cors from '@fastify/cors';
+import jwt from '@fastify/jwt';
+import websocket from '@fastify/websocket';
+import fastifyStatic from '@fastify/static';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import pino, { type Logger } from 'pino';
+import type { AtendeConfig } from './config.ts';
+import { openDatabase } from './db/orm.ts';
+import { runMigrations, type MigrationModule } from './db/migrate.ts';
+import { LocalEventBus } from './events/local.ts';
+import { RedisEventBus } from './events/redis.ts';
+import { BullJobs } from './jobs/bullmq.ts';
+import { RealtimeHub } from './realtime/hub.ts';
+import { discoverPlugins } from './plugins/discover.ts';
+import { PluginEnablement } from './plugins/enablement.ts';
+import { installErrorHandler } from './http/errors.ts';
+import { installAuth } from './http/auth.ts';
+import { AppError } from './errors.ts';
+import type { Kernel } from './kernel.ts';
+import { KERNEL_MENUS } from './modules/access/menus.ts';
+import { kernelModules } from './modules/index.ts';
+import { installSecret } from './modules/identity/tokens.ts';
+import { mountPlugin } from './plugins/context.ts';
+import type { PluginDefinition } from './sdk/types.ts';
+
+export interface BuildOptions {
+  /** Pass a logger (tests pass a silent one). */
+  logger?: Logger;
+  /** Run pending migrations at build (default true). */
+  migrate?: boolean;
+  /** Start job workers in this process (default: role all|worker). */
+  workers?: boolean;
+}
+
+export function createLogger(config: Pick<AtendeConfig, 'logLevel'>): Logger {
+  return pino({ level: config.logLevel, redact: { paths: ['req.headers.authorization', '*.password', '*.token', '*.refreshToken'], censor: '[redacted]' } });
+}
+
+/** Kernel migration modules in dependency order, then each plugin's in plugin dependency order. */
+export function migrationPlan(plugins: PluginDefinition[]): MigrationModule[] {
+  return [
+    ...kernelModules.map((m) => ({ module: `core:${m.name}`, migrations: m.migrations })),
+    ...plugins.filter((p) => p.migrations?.length).map((p) => ({ module: `plugin:${p.id}`, migrations: p.migrations! })),
+  ];
+}
+
+/**
+ * Builds the whole application without listening: database, migrations, event
+ * bus, jobs, real time, kernel routes and plugins. `listen` is the caller's.
+ */
+export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  if (!config.databaseUrl) throw new Error('buildApp needs config.databaseUrl (the CLI starts the embedded PostgreSQL first)');
+  const logger = opts.logger ?? createLogger(config);
+  const plugins = await discoverPlugins(config.rootDir, config.plugins);
+  const entities = [...kernelModules.flatMap((m) => m.entities), ...plugins.flatMap((p) => p.entities ?? [])];
+  const db = await openDatabase(config.databaseUrl, entities);
+  if (opts.migrate !== false) await runMigrations(db.pool, migrationPlan(plugins), (m) => logger.info(m));
+
+  const bus = config.redisUrl ? new RedisEventBus(config.redisUrl, config.namespace) : new LocalEventBus();
+  const jobs = new BullJobs(
+    config.redisUrl ? { kind: 'redis', url: config.redisUrl, prefix: config.namespace } : { kind: 'postgres', url: config.databaseUrl, prefix: config.namespace },
+    logger.child({ mod: 'jobs' }),
+  );
+  const realtime = new RealtimeHub(bus, logger.child({ mod: 'realtime' }));
+  const defs = new Map(plugins.map((p) => [p.id, p]));
+  const enablement = new PluginEnablement(db.pool, defs);
+  const menus = new Map<string, Kernel['menus'] extends Map<string, infer V> ? V : never>();
+  for (const m of KERNEL_MENUS) menus.set(m.key, m);
+  for (const p of plugins) for (const m of p.menus ?? []) if (!menus.has(m.key)) menus.set(m.key, { ...m, pluginId: p.id });
+
+  const kernel: Kernel = {
+    config,
+    logger,
+    db,
+    bus,
+    jobs,
+    realtime,
+    plugins,
+    enablement,
+    menus,
+    jwtSecret: await installSecret(db.pool, 'jwt'),
+    onClose: [],
+    state: { shuttingDown: false, startedAt: Date.now() },
+  };
+
+  const serverOpts: FastifyServerOptions = {
+    loggerInstance: logger,
+    genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].length <= 64 ? req.headers['x-request-id'] : randomUUID()),
+    requestIdHeader: false,
+    bodyLimit: 2 * 1024 * 1024,
+    trustProxy: true,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
+    disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+  };
+  const app = Fastify(serverOpts).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('kernel', kernel);
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  installErrorHandler(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        mediaSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'self'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  if (config.corsOrigin) await app.register(cors, { origin: config.corsOrigin.split(',').map((s) => s.trim()), credentials: true });
+  await app.register(jwt, { secret: kernel.jwtSecret, sign: { algorithm: 'HS256' }, verify: { algorithms: ['HS256'] } });
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+
+  // While draining, new requests are refused so load balancers move them elsewhere.
+  app.addHook('onRequest', async (req) => {
+    if (kernel.state.shuttingDown && req.url !== '/api/health') throw new AppError('ERR_SHUTTING_DOWN');
+  });
+  installAuth(app);
+
+  for (const mod of kernelModules) if (mod.routes) await app.register(fp(async (scope) => mod.routes!(scope, kernel), { name: `core-${mod.name}` }));
+
+  for (const def of plugins) {
+    await app.register(
+      fp(async (scope) => mountPlugin(scope, kernel, def), {
+        name: `plugin-${def.id}`,
+        dependencies: (def.dependsOn ?? []).map((d) => `plugin-${d}`),
+      }),
+    );
+  }
+
+  // Shell and remotes are served from the same origin as the API (STACK.md).
+  const shellDist = path.join(config.rootDir, 'ui-shell', 'dist');
+  if (fs.existsSync(shellDist)) await app.register(fastifyStatic, { root: shellDist, prefix: '/', wildcard: false, index: ['index.html'] });
+  for (const def of plugins.filter((p) => p.ui)) {
+    const dist = path.join(config.rootDir, 'ui-plugins', def.id, 'dist');
+    if (fs.existsSync(dist)) await app.register(fastifyStatic, { root: dist, prefix: `/plugins/${def.id}/`, decorateReply: false });
+  }
+
+  app.addHook('onClose', async () => {
+    realtime.closeAll();
+    await jobs.close(config.shutdownTimeoutMs);
+    for (const fn of kernel.onClose) await fn().catch((err) => logger.warn({ err: (err as Error).message }, 'close hook failed'));
+    await bus.close();
+    await db.close();
+  });
+
+  if (opts.workers ?? config.role !== 'api') jobs.start();
+  return app;
+}

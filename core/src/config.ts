@@ -1,0 +1,109 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Install configuration. Read once from the environment (the only place in the
+ * codebase that touches `process.env`) and validated at boot, so a bad value
+ * stops the process with a message naming the variable.
+ */
+const onOff = z.enum(['on', 'off']);
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .refine((v) => {
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    }, `deve ser uma URL ${protocols.join(' ou ')}`)
+    .optional();
+
+export const configSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  ATENDE_DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
+  REDIS_URL: optionalUrl(['redis:', 'rediss:']),
+  ATENDE_CAPTCHA: onOff.default('on'),
+  ATENDE_ADMIN_EMAIL: z.email().optional(),
+  ATENDE_ADMIN_PASSWORD: z.string().min(7).optional(),
+  ATENDE_ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  ATENDE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ATENDE_CORS_ORIGIN: z.string().optional(),
+  ATENDE_PUBLIC_URL: optionalUrl(['http:', 'https:']),
+  ATENDE_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  ATENDE_METRICS_TOKEN: z.string().min(16).optional(),
+  SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
+  SMTP_FROM: z.string().optional(),
+});
+
+export type RawConfig = z.infer<typeof configSchema>;
+
+export interface AtendeConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  redisUrl?: string;
+  captcha: boolean;
+  adminEmail?: string;
+  adminPassword?: string;
+  role: 'all' | 'api' | 'worker';
+  logLevel: RawConfig['ATENDE_LOG_LEVEL'];
+  corsOrigin?: string;
+  publicUrl?: string;
+  shutdownTimeoutMs: number;
+  metricsToken?: string;
+  smtpUrl?: string;
+  smtpFrom?: string;
+  /** Workspace root: where plugins/ and ui-plugins/ live. */
+  rootDir: string;
+  /** Prefix for Redis keys and job queues, so several installs (or test workers) share one Redis. */
+  namespace: string;
+  /** Which plugin ids to load; undefined = every plugin found under plugins/. */
+  plugins?: string[];
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly issues: string[]) {
+    super(`Configuração inválida:\n${issues.map((i) => `  - ${i}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export const ROOT_DIR = path.resolve(import.meta.dirname, '..', '..');
+
+export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<AtendeConfig> = {}): AtendeConfig {
+  // Empty strings mean "unset" (a common result of `FOO= npm start`).
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = configSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const c = parsed.data;
+  const rootDir = overrides.rootDir ?? ROOT_DIR;
+  return {
+    port: c.PORT,
+    host: c.HOST,
+    dataDir: path.resolve(rootDir, c.ATENDE_DATA_DIR),
+    databaseUrl: c.DATABASE_URL,
+    redisUrl: c.REDIS_URL,
+    captcha: c.ATENDE_CAPTCHA === 'on',
+    adminEmail: c.ATENDE_ADMIN_EMAIL,
+    adminPassword: c.ATENDE_ADMIN_PASSWORD,
+    role: c.ATENDE_ROLE,
+    logLevel: c.ATENDE_LOG_LEVEL,
+    corsOrigin: c.ATENDE_CORS_ORIGIN,
+    publicUrl: c.ATENDE_PUBLIC_URL,
+    shutdownTimeoutMs: c.ATENDE_SHUTDOWN_TIMEOUT_MS,
+    metricsToken: c.ATENDE_METRICS_TOKEN,
+    smtpUrl: c.SMTP_URL,
+    smtpFrom: c.SMTP_FROM,
+    rootDir,
+    namespace: 'atende',
+    ...overrides,
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * The error catalogue: every failure a user can cause maps to one code here,
+ * with its HTTP status and its Portuguese (default) and English texts.
+ * Messages may carry `{name}` placeholders filled from `AppError.params`.
+ */
+export interface CatalogueEntry {
+  status: number;
+  pt: string;
+  en: string;
+}
+
+const e = (status: number, pt: string, en: string): CatalogueEntry => ({ status, pt, en });
+
+export const ERRORS = {
+  // --- channels and media (core.md §8) ---
+  ERR_NO_DEF_WAPP_FOUND: e(404, 'Nenhum canal padrão encontrado. Verifique a página de canais.', 'No default channel found. Check the channels page.'),
+  ERR_WAPP_NOT_INITIALIZED: e(409, 'Este canal não foi inicializado. Verifique a página de canais.', 'This channel has not been initialised. Check the channels page.'),
+  ERR_WAPP_INITIALIZED: e(409, 'Este canal já está inicializado.', 'This channel is already initialised.'),
+  ERR_WAPP_CHECK_CONTACT: e(502, 'Não foi possível verificar o contato no canal. Verifique a página de canais.', 'Could not check the contact on the channel. Check the channels page.'),
+  ERR_WAPP_INVALID_CONTACT: e(400, 'Este não é um número válido para o canal.', 'This is not a valid number for the channel.'),
+  ERR_WAPP_DOWNLOAD_MEDIA: e(502, 'Não foi possível baixar a mídia. Verifique a página de canais.', 'Could not download the media. Check the channels page.'),
+  ERR_SENDING_WAPP_MSG: e(502, 'Erro ao enviar a mensagem pelo canal. Verifique a página de canais.', 'Error sending the message through the channel. Check the channels page.'),
+  ERR_DELETE_WAPP_MSG: e(502, 'Não foi possível apagar a mensagem no canal.', 'Could not delete the message on the channel.'),
+  ERR_FETCH_WAPP_MSG: e(502, 'Erro ao buscar a mensagem no canal; talvez ela seja antiga demais.', 'Error fetching the message from the channel; it may be too old.'),
+  // --- authentication and session ---
+  ERR_INVALID_CREDENTIALS: e(401, 'Informe usuário e senha corretamente', 'Enter a valid user and password'),
+  ERR_LIMIT_MAX: e(429, 'Foram realizadas muitas tentativas de login. Tente novamente em 1 minuto', 'Too many attempts. Try again in 1 minute'),
+  ERR_SESSION_EXPIRED: e(401, 'A sessão expirou, você será redirecionado para o login', 'Your session has expired; you will be redirected to login'),
+  ERR_INVALID_TOKEN: e(401, 'Token inválido', 'Invalid token'),
+  ERR_LOGIN_REQUIRED: e(401, 'Necessário realizar login', 'Login required'),
+  ERR_CAPTCHA: e(400, 'Por favor, valide o CAPTCHA antes de continuar', 'Please solve the CAPTCHA before continuing'),
+  ERR_USER_CREATION_DISABLED: e(403, 'A criação de usuários foi desativada pelo administrador.', 'User creation has been disabled by the administrator.'),
+  ERR_NO_PERMISSION: e(403, 'Você não tem permissão para acessar este recurso.', 'You do not have permission to access this resource.'),
+  ERR_ACCESS_DENIED: e(403, 'Acesso negado! Você não tem permissão para acessar essa página.', 'Access denied! You do not have permission to access this page.'),
+  ERR_UNAUTHORIZED_USER: e(403, 'Usuário não autorizado', 'User not authorised'),
+  ERR_TENANT_INACTIVE: e(403, 'Sua empresa está inativa', 'Your company is inactive'),
+  ERR_TENANT_INVALID: e(400, 'Tenant inválido', 'Invalid tenant'),
+  ERR_TERMS_NOT_ACCEPTED: e(403, 'Aceite os termos de uso para continuar', 'Accept the terms of use to continue'),
+  ERR_TERMS_SUPERADMIN_ONLY: e(403, 'Somente o superadmin pode aceitar os termos de uso; peça a ele para aceitá-los.', 'Only the superadmin can accept the terms of use; ask them to accept.'),
+  ERR_PLATFORM_TENANT: e(400, 'O tenant 1 (plataforma) não pode ser desativado nem excluído', 'Tenant 1 (the platform) cannot be deactivated or deleted'),
+  ERR_ASAAS_OVERDUE: e(402, 'Pagamento em atraso: verifique a situação do seu plano', 'Payment overdue: check your plan status'),
+  ERR_NO_PERMISSION_API_ADMIN: e(403, 'Instalação não AUTORIZADA', 'Installation NOT AUTHORISED'),
+  INVALID_LICENSE: e(403, 'License error', 'License error'),
+  // --- signup and password ---
+  ERR_SIGNUP_FIELDS: e(400, 'Preencha todos os campos!', 'Fill in all fields!'),
+  ERR_INVALID_CPF_CNPJ: e(400, 'CPF ou CNPJ inválido', 'Invalid CPF or CNPJ'),
+  ERR_INVALID_EMAIL: e(400, 'E-mail inválido', 'Invalid email'),
+  ERR_WEAK_PASSWORD: e(400, 'A senha deve ter pelo menos 7 caracteres, com letras, números e um caractere especial', 'The password must have at least 7 characters with letters, numbers and a special character'),
+  ERR_CREATING_CLIENT: e(400, 'Erro ao criar cliente', 'Error creating the customer'),
+  ERR_PASSWORDS_MISMATCH: e(400, 'As senhas não coincidem', 'The passwords do not match'),
+  ERR_PASSWORD_RESET_REQUEST: e(400, 'Erro ao solicitar redefinição de senha.', 'Error requesting a password reset.'),
+  ERR_RESET_PASSWORD: e(400, 'Erro ao redefinir a senha.', 'Error resetting the password.'),
+  ERR_EMAIL_IN_USE: e(409, 'Já existe um usuário com este e-mail', 'A user with this email already exists'),
+  // --- limits ---
+  ERR_USER_LIMIT: e(403, 'Limite de usuários atingido', 'User limit reached'),
+  ERR_CONNECTION_LIMIT: e(403, 'Limite de conexões atingidas', 'Connection limit reached'),
+  // --- not found ---
+  ERR_NOT_FOUND: e(404, 'Registro não encontrado', 'Record not found'),
+  ERR_ROUTE_NOT_FOUND: e(404, 'Rota não encontrada', 'Route not found'),
+  ERR_NO_SETTING_FOUND: e(404, 'Nenhuma configuração encontrada com este ID.', 'No setting found with this ID.'),
+  ERR_NO_CONTACT_FOUND: e(404, 'Nenhum contato encontrado com este ID.', 'No contact found with this ID.'),
+  ERR_NO_TICKET_FOUND: e(404, 'Nenhum ticket encontrado com este ID.', 'No ticket found with this ID.'),
+  ERR_NO_USER_FOUND: e(404, 'Nenhum usuário encontrado com este ID.', 'No user found with this ID.'),
+  ERR_NO_WAPP_FOUND: e(404, 'Nenhum canal encontrado com este ID.', 'No channel found with this ID.'),
+  ERR_NO_TENANT_FOUND: e(404, 'Nenhuma empresa encontrada com este ID.', 'No company found with this ID.'),
+  // --- contacts, tickets, messages ---
+  ERR_DUPLICATED_CONTACT: e(409, 'Já existe um contato com este número.', 'A contact with this number already exists.'),
+  ERR_OTHER_OPEN_TICKET: e(409, 'Já existe um ticket aberto/pendente para esse contato', 'There is already an open/pending ticket for this contact'),
+  ERR_OTHER_OPEN_TICKET_ADMIN: e(409, 'Já existe um ticket em andamento para esse contato; somente um administrador pode atribuí-lo', 'This contact already has a ticket in progress; only an administrator can assign it'),
+  ERR_CREATING_MESSAGE: e(500, 'Erro ao criar a mensagem no banco de dados.', 'Error creating the message in the database.'),
+  ERR_CREATING_TICKET: e(500, 'Erro ao criar o ticket no banco de dados.', 'Error creating the ticket in the database.'),
+  ERR_TRANSFER: e(400, 'Não foi possível transferir', 'Could not transfer'),
+  ERR_TICKET_SAME_USER: e(400, 'Ticket já pertence ao usuário selecionado', 'The ticket already belongs to the selected user'),
+  ERR_SENDING_MESSAGE: e(400, 'Não foi possível enviar a mensagem. Tente novamente', 'Could not send the message. Try again'),
+  ERR_INVALID_MESSAGE: e(400, 'Mensagem inválida', 'Invalid message'),
+  ERR_FORWARD_LIMIT: e(400, 'Só é possível encaminhar até 10 mensagens para um único contato', 'You can forward at most 10 messages to a single contact'),
+  ERR_QUICK_MESSAGE_NOT_FOUND: e(404, 'Nenhuma mensagem rápida encontrada para este atalho', 'No quick message matches this shortcut'),
+  ERR_QUICK_MESSAGE_AMBIGUOUS: e(409, 'Mais de uma mensagem rápida corresponde; use um atalho único', 'Several quick messages match; use a unique shortcut'),
+  ERR_FILE_REJECTED: e(400, 'Arquivo recusado: tamanho ou tipo não permitido', 'File rejected: size or type not allowed'),
+  ERR_FILE_TOO_LARGE: e(413, 'Arquivo muito grande', 'File too large'),
+  ERR_DELETE_USER: e(400, 'Não é possível deletar o usuário', 'The user cannot be deleted'),
+  ERR_SETTINGS_CONFLICT: e(400, 'Estas opções não podem ser combinadas: ocultar tickets atribuídos a outros, ocultar tickets do chatbot e mostrar tickets sem usuário ou fila', 'These options cannot be combined: hide tickets assigned to others, hide chatbot tickets and show tickets without user or queue'),
+  // --- channels (administration.md §8) ---
+  ERR_WABA_INVALID: e(400, 'Dados WABA incorretos', 'Incorrect WABA data'),
+  ERR_TELEGRAM_TOKEN: e(400, 'O canal Telegram precisa de um token', 'A Telegram channel needs a token'),
+  ERR_SAVING_CHANNEL: e(400, 'Error saving channel', 'Error saving channel'),
+  ERR_QR_CODE: e(502, 'Error generating QR code', 'Error generating QR code'),
+  ERR_SYNC_MESSAGES: e(502, 'Error syncing messages', 'Error syncing messages'),
+  ERR_TRANSFER_CHANNEL: e(400, 'Error transferring channel', 'Error transferring channel'),
+  ERR_INVALID_JSON: e(400, 'The entered JSON format is invalid...', 'The entered JSON format is invalid...'),
+  ERR_UPDATE_FILE: e(400, 'Only the update_rapido.zip file is allowed.', 'Only the update_rapido.zip file is allowed.'),
+  ERR_LINE_BUSY: e(409, 'Linha ocupada, tente mais tarde ou faça um upgrade', 'Line busy, try later or upgrade'),
+  ERR_WEBPHONE_NOT_CONNECTED: e(409, 'Webphone não está conectado', 'Webphone is not connected'),
+  ERR_CAMPAIGN_PROCESSING: e(409, 'Não é possível cancelar uma campanha em processamento', 'A campaign being processed cannot be cancelled'),
+  ERR_CAMPAIGN_NOT_EDITABLE: e(409, 'Somente campanhas pendentes ou canceladas podem ser editadas ou agendadas', 'Only pending or cancelled campaigns can be edited or scheduled'),
+  ERR_CAMPAIGN_PAST_START: e(400, 'A data de início não pode ser anterior a agora', 'The start cannot be before now'),
+  ERR_CAMPAIGN_NO_CONTACTS: e(400, 'Vincule contatos antes de agendar a campanha', 'Link contacts before scheduling the campaign'),
+  // --- generic input ---
+  ERR_VALIDATION: e(400, 'Verifique os erros: {details}', 'Check the errors: {details}'),
+  ERR_REQUIRED_FIELD: e(400, 'O campo {field} é obrigatório', 'The field {field} is required'),
+  ERR_INVALID_DATE: e(400, 'Data inválida', 'Invalid date'),
+  ERR_POSITIVE_LIMIT: e(400, 'O limite deve ser um número positivo', 'The limit must be a positive number'),
+  ERR_PAYLOAD_TOO_LARGE: e(413, 'Requisição grande demais', 'Request too large'),
+  ERR_UNSUPPORTED_MEDIA_TYPE: e(415, 'Tipo de conteúdo não suportado', 'Unsupported content type'),
+  ERR_RATE_LIMIT: e(429, 'Muitas requisições. Tente novamente em instantes', 'Too many requests. Try again shortly'),
+  ERR_WEBHOOK_SIGNATURE: e(401, 'Assinatura do webhook inválida', 'Invalid webhook signature'),
+  ERR_PLUGIN_UNKNOWN: e(404, 'Plugin desconhecido', 'Unknown plugin'),
+  ERR_SERVICE_UNAVAILABLE: e(503, 'Serviço temporariamente indisponível. Tente novamente em instantes', 'Service temporarily unavailable. Try again shortly'),
+  ERR_SHUTTING_DOWN: e(503, 'O servidor está reiniciando. Tente novamente em instantes', 'The server is restarting. Try again shortly'),
+  ERR_INTERNAL: e(500, 'Ocorreu um erro não identificado.', 'An unidentified error occurred.'),
+} as const satisfies Record<string, CatalogueEntry>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    readonly params: Record<string, string | number> = {},
+    /** Extra fields returned to the client beside error/message (e.g. the existing ticket's id). */
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(formatError(code, 'pt', params));
+    this.name = 'AppError';
+    this.status = ERRORS[code].status;
+  }
+}
+
+export function formatError(code: ErrorCode, lang: 'pt' | 'en', params: Record<string, string | number> = {}): string {
+  const template = ERRORS[code][lang];
+  return template.replace(/\{(\w+)\}/g, (_, k: string) => (k in params ? String(params[k]) : `{${k}}`));
+}
+
+/** Picks the message language from Accept-Language: Portuguese unless the client prefers another language. */
+export function languageOf(acceptLanguage: string | undefined): 'pt' | 'en' {
+  if (!acceptLanguage) return 'pt';
+  const first = acceptLanguage.split(',')[0]?.trim().toLowerCase() ?? '';
+  return first === '' || first.startsWith('pt') || first === '*' ? 'pt' : 'en';
+}

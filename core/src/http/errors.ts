@@ -1,0 +1,61 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError, ERRORS, formatError, languageOf, type ErrorCode } from '../errors.ts';
+
+/** Fastify's own client-error codes mapped to the catalogue. */
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'ERR_PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'ERR_UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'ERR_VALIDATION',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'ERR_VALIDATION',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'ERR_VALIDATION',
+  FST_ERR_VALIDATION: 'ERR_VALIDATION',
+  FST_ERR_NOT_FOUND: 'ERR_ROUTE_NOT_FOUND',
+  FST_ERR_BAD_URL: 'ERR_ROUTE_NOT_FOUND',
+  FST_REQ_FILE_TOO_LARGE: 'ERR_FILE_TOO_LARGE',
+  FST_FILES_LIMIT: 'ERR_FILE_REJECTED',
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'ERR_UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_RATE_LIMIT: 'ERR_RATE_LIMIT',
+};
+
+/** PostgreSQL connection failures: the request could not be stored, so the caller must retry. */
+const UNAVAILABLE = /ECONNREFUSED|ECONNRESET|Connection terminated|terminating connection|the database system is (starting|shutting)|timeout exceeded when trying to connect|Client has encountered a connection error/i;
+
+/**
+ * The single error handler: answers `{error, message}` (plus any extra fields
+ * of an AppError), in Portuguese unless the client prefers another language,
+ * never with a stack trace, and never a 500 for input the client got wrong.
+ */
+export function installErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError & { validation?: unknown }, req, reply) => {
+    const lang = languageOf(req.headers['accept-language']);
+    if (err instanceof AppError) {
+      if (err.status === 401 || err.status === 403) req.log.info({ code: err.code, url: req.url, user: req.principal?.userId, tenant: req.principal?.tenantId }, 'access refused');
+      return reply.status(err.status).send({ error: err.code, message: formatError(err.code, lang, err.params), ...err.extra });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const details = err.validation
+        .slice(0, 5)
+        .map((v) => `${(v.instancePath || '/').replace(/^\//, '').replace(/\//g, '.') || 'body'}: ${v.message}`)
+        .join('; ');
+      return reply.status(400).send({ error: 'ERR_VALIDATION', message: formatError('ERR_VALIDATION', lang, { details }) });
+    }
+    const mapped = err.code ? FASTIFY_CODES[err.code] : undefined;
+    if (mapped || (err.statusCode && err.statusCode >= 400 && err.statusCode < 500)) {
+      const code: ErrorCode = mapped ?? (err.statusCode === 404 ? 'ERR_ROUTE_NOT_FOUND' : err.statusCode === 429 ? 'ERR_RATE_LIMIT' : 'ERR_VALIDATION');
+      const status = mapped ? ERRORS[code].status : err.statusCode!;
+      return reply.status(status).send({ error: code, message: formatError(code, lang, { details: err.message }) });
+    }
+    if (UNAVAILABLE.test(err.message ?? '') || (err as { code?: string }).code === 'ECONNREFUSED') {
+      req.log.warn({ err: err.message }, 'dependency unavailable');
+      return reply.status(503).header('retry-after', '5').send({ error: 'ERR_SERVICE_UNAVAILABLE', message: formatError('ERR_SERVICE_UNAVAILABLE', lang) });
+    }
+    req.log.error({ err }, 'unhandled error');
+    return reply.status(500).send({ error: 'ERR_INTERNAL', message: formatError('ERR_INTERNAL', lang) });
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const lang = languageOf(req.headers['accept-language']);
+    reply.status(404).send({ error: 'ERR_ROUTE_NOT_FOUND', message: formatError('ERR_ROUTE_NOT_FOUND', lang) });
+  });
+}

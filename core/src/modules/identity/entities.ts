@@ -1,0 +1,62 @@
+import { defineEntity } from '@mikro-orm/core';
+import { tenantFilter } from '../../db/tenant-filter.ts';
+import type { Profile } from '../../sdk/types.ts';
+
+export interface UserConfigs {
+  isDark?: boolean;
+  filtrosAtendimento?: Record<string, unknown>;
+}
+
+export const User = defineEntity({
+  name: 'User',
+  tableName: 'users',
+  filters: tenantFilter,
+  properties: (p) => ({
+    id: p.integer().primary().autoincrement(),
+    tenantId: p.integer(),
+    name: p.string(),
+    email: p.string(),
+    passwordHash: p.string().hidden().lazy(),
+    profile: p.string().$type<Profile>().default('user'),
+    queues: p.json<number[]>().default('[]'),
+    whatsappAllowed: p.json<number[]>().default('[]'),
+    isOnline: p.boolean().default(false),
+    blockWavoip: p.boolean().default(false),
+    menus: p.json<Record<string, boolean>>().default('{}'),
+    configs: p.json<UserConfigs>().default('{}'),
+    active: p.boolean().default(true),
+    /** Bumped on logout-everywhere, disable or password change: tokens carrying an older value are refused. */
+    tokenVersion: p.integer().default(0),
+    lastSeenAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  }),
+});
+
+export const identityMigrations = [
+  {
+    name: '0001_init',
+    up: [
+      `CREATE TABLE users (
+        id serial PRIMARY KEY,
+        tenant_id integer NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        name text NOT NULL,
+        email text NOT NULL,
+        password_hash text NOT NULL,
+        profile text NOT NULL DEFAULT 'user' CHECK (profile IN ('user','super','admin','superadmin')),
+        queues jsonb NOT NULL DEFAULT '[]',
+        whatsapp_allowed jsonb NOT NULL DEFAULT '[]',
+        is_online boolean NOT NULL DEFAULT false,
+        block_wavoip boolean NOT NULL DEFAULT false,
+        menus jsonb NOT NULL DEFAULT '{}',
+        configs jsonb NOT NULL DEFAULT '{}',
+        active boolean NOT NULL DEFAULT true,
+        token_version integer NOT NULL DEFAULT 0,
+        last_seen_at timestamptz,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now())`,
+      `CREATE UNIQUE INDEX users_email_key ON users (lower(email))`,
+      `CREATE INDEX users_tenant_idx ON users (tenant_id, id)`,
+    ],
+  },
+];

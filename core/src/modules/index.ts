@@ -1,0 +1,24 @@
+import type { EntitySchema } from '@mikro-orm/core';
+import type { FastifyInstance } from 'fastify';
+import type { Kernel } from '../kernel.ts';
+import type { MigrationDef } from '../sdk/types.ts';
+import { Setting, Tenant, TenantPlugin, tenancyMigrations } from './tenancy/entities.ts';
+import { User, identityMigrations } from './identity/entities.ts';
+import { sessionMigrations } from './identity/tokens.ts';
+import { platformRoutes } from './platform/routes.ts';
+import { realtimeRoutes } from '../realtime/routes.ts';
+
+export interface KernelModule {
+  name: string;
+  entities: EntitySchema<any, any>[];
+  migrations: MigrationDef[];
+  routes?: (app: FastifyInstance, kernel: Kernel) => Promise<void>;
+}
+
+/** Kernel modules in dependency order: their migrations run in this order, before any plugin's. */
+export const kernelModules: KernelModule[] = [
+  { name: 'tenancy', entities: [Tenant, TenantPlugin, Setting], migrations: tenancyMigrations },
+  { name: 'identity', entities: [User], migrations: [...identityMigrations, ...sessionMigrations] },
+  { name: 'platform', entities: [], migrations: [], routes: platformRoutes },
+  { name: 'realtime', entities: [], migrations: [], routes: realtimeRoutes },
+];

@@ -1,0 +1,91 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kernel } from '../kernel.ts';
+import type { ChannelRegistry, PluginContext, PluginDefinition } from '../sdk/types.ts';
+import { AppError } from '../errors.ts';
+
+/**
+ * Mounts a plugin: its routes live under `/api/plugins/<id>` (`ctx.http`) or,
+ * for paths the spec fixes, under `/api` (`ctx.api`). Both scopes answer 404
+ * for a tenant that has the plugin disabled, exactly like a missing route.
+ */
+export async function mountPlugin(root: FastifyInstance, kernel: Kernel, def: PluginDefinition): Promise<void> {
+  await root.register(
+    async (apiScope) => {
+      apiScope.addHook('onRoute', (route) => {
+        route.config = { ...(route.config as object), pluginId: def.id } as typeof route.config;
+      });
+      apiScope.addHook('onRequest', async (req) => {
+        if (req.principal && !(await kernel.enablement.isEnabled(req.principal.tenantId, def.id))) throw new AppError('ERR_ROUTE_NOT_FOUND');
+      });
+      await apiScope.register(
+        async (pluginScope) => {
+          await def.register(makePluginContext(pluginScope, apiScope, kernel, def));
+        },
+        { prefix: `/plugins/${def.id}` },
+      );
+    },
+    { prefix: '/api' },
+  );
+}
+
+const channelRegistry = new Map<string, ChannelRegistry extends { get(t: string): infer A } ? NonNullable<A> : never>();
+
+export function makePluginContext(http: FastifyInstance, api: FastifyInstance, kernel: Kernel, def: PluginDefinition): PluginContext {
+  const logger = kernel.logger.child({ plugin: def.id });
+  return {
+    id: def.id,
+    http,
+    api,
+    logger,
+    config: kernel.config,
+    jobs: {
+      define: (name, handler, opts) => kernel.jobs.define(`${def.id}.${name}`, handler, opts),
+      enqueue: (name, data, opts) => kernel.jobs.enqueue(`${def.id}.${name}`, data, opts),
+      schedule: (name, key, repeat, data) => kernel.jobs.schedule(`${def.id}.${name}`, key, repeat, data),
+      counts: (name) => kernel.jobs.counts(`${def.id}.${name}`),
+      health: () => kernel.jobs.health(),
+    },
+    events: {
+      publish: async (tenantId, event, data, rooms) => {
+        await kernel.bus.publish({ tenantId, event, data, rooms });
+      },
+      on: (event, handler) => {
+        kernel.bus.subscribe((e) => {
+          if (e.event === event) void Promise.resolve(handler(e)).catch((err) => logger.warn({ err: (err as Error).message, event }, 'event handler failed'));
+        });
+      },
+    },
+    realtime: kernel.realtime,
+    settings: {
+      get: async (tenantId, key) => {
+        const r = await kernel.db.pool.query<{ value: string }>('SELECT value FROM settings WHERE tenant_id = $1 AND key = $2', [tenantId, key]);
+        return r.rows[0]?.value as never;
+      },
+      set: async (tenantId, key, value) => {
+        await kernel.db.pool.query(
+          'INSERT INTO settings (tenant_id, key, value) VALUES ($1, $2, $3) ON CONFLICT (tenant_id, key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()',
+          [tenantId, key, typeof value === 'string' ? value : JSON.stringify(value)],
+        );
+      },
+    },
+    db: (req: FastifyRequest) => {
+      if (!req.em) throw new AppError('ERR_LOGIN_REQUIRED');
+      return req.em;
+    },
+    dbForTenant: (tenantId) => kernel.db.forTenant(tenantId),
+    isEnabled: (tenantId) => kernel.enablement.isEnabled(tenantId, def.id),
+    tenantSettings: async <T,>(tenantId: number) => {
+      const r = await kernel.db.pool.query<{ config: Record<string, unknown> }>('SELECT config FROM tenant_plugins WHERE tenant_id = $1 AND plugin_id = $2', [tenantId, def.id]);
+      const raw = r.rows[0]?.config ?? {};
+      return (def.tenantSettings ? def.tenantSettings.parse(raw) : raw) as T;
+    },
+    channels: {
+      register: (adapter) => {
+        if (channelRegistry.has(adapter.type)) throw new Error(`channel type ${adapter.type} registered twice`);
+        channelRegistry.set(adapter.type, adapter);
+      },
+      get: (type) => channelRegistry.get(type),
+      list: () => [...channelRegistry.values()],
+    },
+  };
+}

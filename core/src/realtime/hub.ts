@@ -1,0 +1,186 @@
+import type { WebSocket } from 'ws';
+import type { Logger } from 'pino';
+import type { DeliveredEvent, EventBusPort, Principal, RealtimePort } from '../sdk/types.ts';
+
+export interface Recipient extends Principal {
+  queues: number[];
+  sid?: string;
+}
+
+interface Conn {
+  ws: WebSocket;
+  who: Recipient;
+  rooms: Set<string>;
+  alive: boolean;
+}
+
+type VisibilityFilter = (recipient: Recipient, data: any) => boolean | Promise<boolean>;
+type RoomAuthorizer = (recipient: Recipient, id: string) => Promise<boolean>;
+
+/** Control events travel on the bus between nodes but are never sent to clients. */
+export const CONTROL_PREFIX = '_kernel.';
+
+/**
+ * Real-time fan-out: every node subscribes to the bus and delivers each event to
+ * its own sockets of that tenant, in the event's rooms, after the visibility
+ * filters for that event name have accepted the recipient.
+ */
+export class RealtimeHub implements RealtimePort {
+  private readonly byTenant = new Map<number, Set<Conn>>();
+  private readonly filters = new Map<string, VisibilityFilter[]>();
+  private readonly roomAuthorizers = new Map<string, RoomAuthorizer>();
+  private readonly unsubscribe: () => void;
+  private readonly heartbeat: NodeJS.Timeout;
+
+  constructor(private readonly bus: EventBusPort, private readonly logger: Logger) {
+    this.unsubscribe = bus.subscribe((e) => void this.deliver(e));
+    this.heartbeat = setInterval(() => this.ping(), 30_000);
+    this.heartbeat.unref();
+  }
+
+  get size(): number {
+    let n = 0;
+    for (const s of this.byTenant.values()) n += s.size;
+    return n;
+  }
+
+  async emit<T>(tenantId: number, event: string, data: T, rooms?: string[]): Promise<void> {
+    await this.bus.publish({ tenantId, event, data, rooms });
+  }
+
+  addVisibilityFilter(event: string, filter: VisibilityFilter): void {
+    const list = this.filters.get(event) ?? [];
+    list.push(filter);
+    this.filters.set(event, list);
+  }
+
+  /** Lets a module decide who may join rooms of a kind (e.g. `ticket`). */
+  addRoomAuthorizer(kind: string, fn: RoomAuthorizer): void {
+    this.roomAuthorizers.set(kind, fn);
+  }
+
+  /** Ends the sockets of a session or of every session of a user, on every node. */
+  async endSessions(tenantId: number, target: { sid?: string; userId?: number }): Promise<void> {
+    await this.bus.publish({ tenantId, event: `${CONTROL_PREFIX}session_ended`, data: target, rooms: [] });
+  }
+
+  async attach(ws: WebSocket, who: Recipient, resume: { epoch?: string; since?: number }): Promise<void> {
+    const conn: Conn = { ws, who, rooms: new Set(['tenant', `user:${who.userId}`, ...who.queues.map((q) => `queue:${q}`)]), alive: true };
+    let set = this.byTenant.get(who.tenantId);
+    if (!set) this.byTenant.set(who.tenantId, (set = new Set()));
+    set.add(conn);
+    ws.on('pong', () => (conn.alive = true));
+    ws.on('close', () => {
+      set!.delete(conn);
+      if (set!.size === 0) this.byTenant.delete(who.tenantId);
+    });
+    ws.on('message', (raw) => void this.onClientMessage(conn, raw.toString()));
+    const state = await this.bus.since(who.tenantId, resume.epoch, resume.since ?? Number.MAX_SAFE_INTEGER);
+    if ('resync' in state) {
+      // A client that brings no position starts at the current one without a resync.
+      if (resume.since === undefined) this.send(conn, { event: 'hello', epoch: state.epoch, seq: state.seq });
+      else this.send(conn, { event: 'resync', epoch: state.epoch, seq: state.seq });
+      return;
+    }
+    if (resume.since === undefined) {
+      const seq = state.events.length ? state.events[state.events.length - 1].seq : 0;
+      this.send(conn, { event: 'hello', epoch: state.epoch, seq });
+      return;
+    }
+    this.send(conn, { event: 'hello', epoch: state.epoch, seq: resume.since });
+    for (const e of state.events) if (await this.accepts(conn, e)) this.sendEvent(conn, e);
+  }
+
+  private async onClientMessage(conn: Conn, raw: string) {
+    let msg: { type?: string; room?: string };
+    try {
+      msg = JSON.parse(raw);
+    } catch {
+      return;
+    }
+    if ((msg.type === 'join' || msg.type === 'leave') && typeof msg.room === 'string') {
+      const [kind, id] = msg.room.split(':');
+      const auth = this.roomAuthorizers.get(kind);
+      if (msg.type === 'leave') {
+        conn.rooms.delete(msg.room);
+        return;
+      }
+      const ok = auth && id ? await auth(conn.who, id).catch(() => false) : false;
+      if (ok) conn.rooms.add(msg.room);
+      this.send(conn, { event: ok ? 'joined' : 'join_refused', room: msg.room });
+    } else if (msg.type === 'ping') {
+      this.send(conn, { event: 'pong' });
+    }
+  }
+
+  private async accepts(conn: Conn, e: DeliveredEvent): Promise<boolean> {
+    const rooms = e.rooms ?? ['tenant'];
+    if (!rooms.some((r) => conn.rooms.has(r))) return false;
+    for (const f of this.filters.get(e.event) ?? []) {
+      try {
+        if (!(await f(conn.who, e.data))) return false;
+      } catch (err) {
+        this.logger.warn({ err: (err as Error).message, event: e.event }, 'visibility filter failed; event withheld');
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private async deliver(e: DeliveredEvent) {
+    const set = this.byTenant.get(e.tenantId);
+    if (!set) return;
+    if (e.event.startsWith(CONTROL_PREFIX)) {
+      if (e.event === `${CONTROL_PREFIX}session_ended`) {
+        const t = e.data as { sid?: string; userId?: number };
+        for (const c of set) {
+          if ((t.sid && c.who.sid === t.sid) || (t.userId && c.who.userId === t.userId)) {
+            this.send(c, { event: 'session.ended' });
+            c.ws.close(4001, 'session ended');
+          }
+        }
+      }
+      return;
+    }
+    for (const c of set) if (await this.accepts(c, e)) this.sendEvent(c, e);
+  }
+
+  private sendEvent(c: Conn, e: DeliveredEvent) {
+    this.send(c, { seq: e.seq, epoch: e.epoch, event: e.event, data: e.data });
+  }
+
+  private send(c: Conn, frame: unknown) {
+    if (c.ws.readyState === c.ws.OPEN) c.ws.send(JSON.stringify(frame));
+  }
+
+  private ping() {
+    for (const set of this.byTenant.values())
+      for (const c of set) {
+        if (!c.alive) {
+          c.ws.terminate();
+          continue;
+        }
+        c.alive = false;
+        c.ws.ping();
+      }
+  }
+
+  /** On shutdown: tell every client to reconnect (to another node) and close. */
+  closeAll(): void {
+    clearInterval(this.heartbeat);
+    this.unsubscribe();
+    for (const set of this.byTenant.values())
+      for (const c of set) {
+        this.send(c, { event: 'server.restarting' });
+        c.ws.close(1012, 'restarting');
+      }
+  }
+
+  /** Filters a list of stored events for one recipient (polling fallback). */
+  async filterFor(who: Recipient, events: DeliveredEvent[]): Promise<DeliveredEvent[]> {
+    const conn = { ws: undefined as unknown as WebSocket, who, rooms: new Set(['tenant', `user:${who.userId}`, ...who.queues.map((q) => `queue:${q}`)]), alive: true };
+    const out: DeliveredEvent[] = [];
+    for (const e of events) if (!e.event.startsWith(CONTROL_PREFIX) && (await this.accepts(conn, e))) out.push(e);
+    return out;
+  }
+}
