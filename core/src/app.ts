@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet from '@fastify/helmet';
 import cors from '@fastify/cors';
@@ -22,10 +22,11 @@ import { PluginEnablement } from './plugins/enablement.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { installAuth } from './http/auth.ts';
 import { AppError } from './errors.ts';
-import type { Kernel } from './kernel.ts';
+import { HookList, type Kernel } from './kernel.ts';
 import { KERNEL_MENUS } from './modules/access/menus.ts';
 import { kernelModules } from './modules/index.ts';
 import { installSecret } from './modules/identity/tokens.ts';
+import { LocalMediaStore } from './storage/local.ts';
 import { mountPlugin } from './plugins/context.ts';
 import type { PluginDefinition } from './sdk/types.ts';
 
@@ -85,6 +86,9 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
     enablement,
     menus,
     jwtSecret: await installSecret(db.pool, 'jwt'),
+    channelAdapters: new Map(),
+    storage: new LocalMediaStore(path.join(config.dataDir, 'media'), await installSecret(db.pool, 'media')),
+    hooks: { afterInbound: new HookList(logger, 'afterInbound') },
     onClose: [],
     state: { shuttingDown: false, startedAt: Date.now() },
   };
@@ -96,7 +100,8 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
     bodyLimit: 2 * 1024 * 1024,
     trustProxy: true,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
-    disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    // Per-request lines only at debug: at 1,500 webhooks/s they would drown the log.
+    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
   };
   const app = Fastify(serverOpts).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

@@ -7,6 +7,36 @@ import type { EventBusPort, JobsPort, MenuDef, PluginDefinition, Principal, Rout
 import type { RealtimeHub } from './realtime/hub.ts';
 import type { PluginEnablement } from './plugins/enablement.ts';
 import type { BullJobs } from './jobs/bullmq.ts';
+import type { ChannelAdapter } from './sdk/channel.ts';
+import type { LocalMediaStore } from './storage/local.ts';
+
+/** An ordered list of async hooks; one failing hook is logged and does not stop the others. */
+export class HookList<T> {
+  private readonly fns: ((arg: T) => Promise<void> | void)[] = [];
+  constructor(private readonly logger: Logger, private readonly name: string) {}
+  add(fn: (arg: T) => Promise<void> | void): void {
+    this.fns.push(fn);
+  }
+  async run(arg: T): Promise<void> {
+    for (const fn of this.fns) {
+      try {
+        await fn(arg);
+      } catch (err) {
+        this.logger.warn({ err: (err as Error).message, hook: this.name }, 'hook failed');
+      }
+    }
+  }
+}
+
+export interface AfterInbound {
+  tenantId: number;
+  ticketId: number;
+  contactId: number;
+  created: boolean;
+  fromMe: boolean;
+  ratingClosed?: boolean;
+  message: { id: string; body: string; type: string };
+}
 
 /** Everything the kernel owns, built once per process by buildApp. */
 export interface Kernel {
@@ -21,6 +51,10 @@ export interface Kernel {
   /** Kernel menus plus every plugin's menus, by key. */
   menus: Map<string, MenuDef & { pluginId?: string }>;
   jwtSecret: string;
+  /** Channel adapters registered by channel plugins, by type. */
+  channelAdapters: Map<string, ChannelAdapter>;
+  storage: LocalMediaStore;
+  hooks: { afterInbound: HookList<AfterInbound> };
   /** Hooks run by graceful shutdown, in order. */
   onClose: (() => Promise<void>)[];
   state: { shuttingDown: boolean; startedAt: number };

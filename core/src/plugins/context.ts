@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kernel } from '../kernel.ts';
-import type { ChannelRegistry, PluginContext, PluginDefinition } from '../sdk/types.ts';
+import type { PluginContext, PluginDefinition } from '../sdk/types.ts';
 import { AppError } from '../errors.ts';
+import { ingestInbound, applyAck } from '../modules/conversations/ingest.ts';
+import { findChannel, setChannelStatus, channelRuntime } from '../modules/conversations/channels.ts';
 
 /**
  * Mounts a plugin: its routes live under `/api/plugins/<id>` (`ctx.http`) or,
@@ -27,8 +29,6 @@ export async function mountPlugin(root: FastifyInstance, kernel: Kernel, def: Pl
     { prefix: '/api' },
   );
 }
-
-const channelRegistry = new Map<string, ChannelRegistry extends { get(t: string): infer A } ? NonNullable<A> : never>();
 
 export function makePluginContext(http: FastifyInstance, api: FastifyInstance, kernel: Kernel, def: PluginDefinition): PluginContext {
   const logger = kernel.logger.child({ plugin: def.id });
@@ -68,6 +68,7 @@ export function makePluginContext(http: FastifyInstance, api: FastifyInstance, k
         );
       },
     },
+    sql: async (text, params) => (await kernel.db.pool.query(text, params)) as never,
     db: (req: FastifyRequest) => {
       if (!req.em) throw new AppError('ERR_LOGIN_REQUIRED');
       return req.em;
@@ -81,11 +82,19 @@ export function makePluginContext(http: FastifyInstance, api: FastifyInstance, k
     },
     channels: {
       register: (adapter) => {
-        if (channelRegistry.has(adapter.type)) throw new Error(`channel type ${adapter.type} registered twice`);
-        channelRegistry.set(adapter.type, adapter);
+        if (kernel.channelAdapters.has(adapter.type)) throw new Error(`channel type ${adapter.type} registered twice`);
+        kernel.channelAdapters.set(adapter.type, adapter);
       },
-      get: (type) => channelRegistry.get(type),
-      list: () => [...channelRegistry.values()],
+      get: (type) => kernel.channelAdapters.get(type),
+      list: () => [...kernel.channelAdapters.values()],
+      find: (channelId) => findChannel(kernel, channelId),
+      setStatus: (tenantId, channelId, status, extra) => setChannelStatus(kernel, tenantId, channelId, status, extra),
+      runtime: channelRuntime(kernel),
     },
+    messages: {
+      ingest: (msg) => ingestInbound(kernel, msg),
+      ack: (tenantId, channelId, providerId, status, reason) => applyAck(kernel, tenantId, channelId, providerId, status, reason),
+    },
+    hooks: { afterInbound: { add: (fn) => kernel.hooks.afterInbound.add(fn) } },
   };
 }

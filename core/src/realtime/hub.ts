@@ -15,6 +15,8 @@ interface Conn {
 }
 
 type VisibilityFilter = (recipient: Recipient, data: any) => boolean | Promise<boolean>;
+/** What a recipient gets instead of an event it may not see (e.g. `ticket.removed` so its list drops the row). */
+type RejectFrame = (data: any) => { event: string; data: unknown } | undefined;
 type RoomAuthorizer = (recipient: Recipient, id: string) => Promise<boolean>;
 
 /** Control events travel on the bus between nodes but are never sent to clients. */
@@ -28,6 +30,7 @@ export const CONTROL_PREFIX = '_kernel.';
 export class RealtimeHub implements RealtimePort {
   private readonly byTenant = new Map<number, Set<Conn>>();
   private readonly filters = new Map<string, VisibilityFilter[]>();
+  private readonly rejectFrames = new Map<string, RejectFrame>();
   private readonly roomAuthorizers = new Map<string, RoomAuthorizer>();
   private readonly unsubscribe: () => void;
   private readonly heartbeat: NodeJS.Timeout;
@@ -48,10 +51,11 @@ export class RealtimeHub implements RealtimePort {
     await this.bus.publish({ tenantId, event, data, rooms });
   }
 
-  addVisibilityFilter(event: string, filter: VisibilityFilter): void {
+  addVisibilityFilter(event: string, filter: VisibilityFilter, onReject?: RejectFrame): void {
     const list = this.filters.get(event) ?? [];
     list.push(filter);
     this.filters.set(event, list);
+    if (onReject) this.rejectFrames.set(event, onReject);
   }
 
   /** Lets a module decide who may join rooms of a kind (e.g. `ticket`). */
@@ -142,7 +146,14 @@ export class RealtimeHub implements RealtimePort {
       }
       return;
     }
-    for (const c of set) if (await this.accepts(c, e)) this.sendEvent(c, e);
+    const reject = this.rejectFrames.get(e.event);
+    for (const c of set) {
+      if (await this.accepts(c, e)) this.sendEvent(c, e);
+      else if (reject && (e.rooms ?? ['tenant']).some((r) => c.rooms.has(r))) {
+        const f = reject(e.data);
+        if (f) this.send(c, { seq: e.seq, epoch: e.epoch, ...f });
+      }
+    }
   }
 
   private sendEvent(c: Conn, e: DeliveredEvent) {

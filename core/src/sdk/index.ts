@@ -7,6 +7,7 @@
 import type { PluginDefinition } from './types.ts';
 
 export type * from './types.ts';
+export * from './channel.ts';
 export { AppError, ERRORS, type ErrorCode } from '../errors.ts';
 export { defineEntity } from '@mikro-orm/core';
 export { z } from 'zod';

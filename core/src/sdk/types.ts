@@ -4,6 +4,7 @@ import type { EntitySchema } from '@mikro-orm/core';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { AtendeConfig } from '../config.ts';
+import type { ChannelAdapter, ChannelRecord, ChannelRuntime, InboundMessage, IngestResult } from './channel.ts';
 
 /** Profiles of spec section 1. */
 export type Profile = 'user' | 'super' | 'admin' | 'superadmin';
@@ -105,7 +106,11 @@ export interface RealtimePort {
   /** Sequences and delivers an event to rooms of a tenant, after applying per-recipient visibility. */
   emit<T>(tenantId: number, event: string, data: T, rooms?: string[]): Promise<void>;
   /** Registers a per-recipient filter for an event name (e.g. ticket visibility). */
-  addVisibilityFilter(event: string, filter: (recipient: Principal & { queues: number[] }, data: any) => boolean | Promise<boolean>): void;
+  addVisibilityFilter(
+    event: string,
+    filter: (recipient: Principal & { queues: number[] }, data: any) => boolean | Promise<boolean>,
+    onReject?: (data: any) => { event: string; data: unknown } | undefined,
+  ): void;
 }
 
 export interface SettingsPort {
@@ -140,6 +145,8 @@ export interface PluginContext {
   settings: SettingsPort;
   logger: Logger;
   config: Readonly<AtendeConfig>;
+  /** Raw parameterised SQL for the plugin's own tables (hot paths); always filter by tenant_id yourself. */
+  sql<R = any>(text: string, params?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
   /** The request-scoped EntityManager (tenant filter on). */
   db(req: FastifyRequest): EntityManager;
   /** A fresh EntityManager for background work, scoped to one tenant. */
@@ -149,17 +156,35 @@ export interface PluginContext {
   /** Reads this plugin's per-tenant settings, parsed by its `tenantSettings` schema. */
   tenantSettings<T = Record<string, unknown>>(tenantId: number): Promise<T>;
   channels: ChannelRegistry;
+  messages: MessagesPort;
+  hooks: { afterInbound: { add(fn: (e: AfterInboundEvent) => Promise<void> | void): void } };
 }
 
-export interface ChannelAdapterInfo {
-  type: string;
-  label: string;
+export interface AfterInboundEvent {
+  tenantId: number;
+  ticketId: number;
+  contactId: number;
+  created: boolean;
+  fromMe: boolean;
+  ratingClosed?: boolean;
+  message: { id: string; body: string; type: string };
 }
 
+/** Registry of channel adapters plus the kernel's channel operations. */
 export interface ChannelRegistry {
-  register(adapter: ChannelAdapterInfo & Record<string, unknown>): void;
-  get(type: string): (ChannelAdapterInfo & Record<string, unknown>) | undefined;
-  list(): (ChannelAdapterInfo & Record<string, unknown>)[];
+  register(adapter: ChannelAdapter): void;
+  get(type: string): ChannelAdapter | undefined;
+  list(): ChannelAdapter[];
+  /** Loads a channel row (with secrets) for server-side use, e.g. to verify a webhook. */
+  find(channelId: number): Promise<ChannelRecord | undefined>;
+  setStatus: ChannelRuntime['setStatus'];
+  runtime: ChannelRuntime;
+}
+
+/** The kernel's message pipeline, for channel plugins. */
+export interface MessagesPort {
+  ingest(msg: InboundMessage): Promise<IngestResult>;
+  ack: ChannelRuntime['ack'];
 }
 
 export interface PluginDefinition {

@@ -6,6 +6,8 @@
  * migrated template, so each test file starts clean in ~100 ms.
  */
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import pino from 'pino';
@@ -169,6 +171,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     databaseUrl,
     redisUrl: useRedis ? env.REDIS_URL : undefined,
     namespace: `atende-t-${dbName}`,
+    dataDir: path.join(ROOT_DIR, '.atende-test', dbName),
     plugins: opts.plugins,
     shutdownTimeoutMs: 2000,
     ...opts.config,
@@ -259,6 +262,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
       await app.close();
       await sql.end();
       await dropDatabase(dbName).catch(() => undefined);
+      await fs.promises.rm(config.dataDir, { recursive: true, force: true });
       if (useRedis) {
         const { Redis } = await import('ioredis');
         const redis = new Redis(env.REDIS_URL!);

@@ -1,0 +1,207 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp, type TestUser } from '../../testing/index.ts';
+import { signSandbox } from '../../../../plugins/channel-sandbox/src/index.ts';
+
+let t: TestApp;
+let admin: TestUser;
+let agent: TestUser;
+let channelId: number;
+let secret: string;
+
+async function webhook(payload: unknown, sig?: string) {
+  const raw = JSON.stringify(payload);
+  return t.app.inject({ method: 'POST', url: `/api/plugins/channel-sandbox/webhook/${channelId}`, headers: { 'content-type': 'application/json', 'x-sandbox-signature': sig ?? signSandbox(secret, raw) }, payload: raw });
+}
+
+async function until<T>(fn: () => Promise<T | undefined | false>, ms = 5000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.loginAs('admin');
+  agent = await t.loginAs('user', admin.tenantId);
+  const ch = await t.app.inject({ method: 'POST', url: '/api/channels', headers: admin.headers, payload: { type: 'sandbox', name: 'Sandbox', farewellMessage: 'Obrigado pelo contato!' } });
+  expect(ch.statusCode).toBe(201);
+  channelId = ch.json().id;
+  expect(ch.json().status).toBe('connected');
+  secret = (await t.app.inject({ method: 'GET', url: `/api/plugins/channel-sandbox/channels/${channelId}/secret`, headers: admin.headers })).json().secret;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('inbound conversation', () => {
+  it('refuses an unsigned or tampered webhook and stores nothing', async () => {
+    const bad = await webhook({ id: 'x1', from: { id: 'c1', name: 'Ana' }, body: 'oi' }, 'sha256=00');
+    expect(bad.statusCode).toBe(401);
+    const raw = JSON.stringify({ id: 'x2', from: { id: 'c1' }, body: 'oi' });
+    const tampered = await t.app.inject({ method: 'POST', url: `/api/plugins/channel-sandbox/webhook/${channelId}`, headers: { 'content-type': 'application/json', 'x-sandbox-signature': signSandbox(secret, raw) }, payload: raw.replace('oi', 'tchau') });
+    expect(tampered.statusCode).toBe(401);
+    const n = await t.sql.query('SELECT count(*)::int AS n FROM messages');
+    expect(n.rows[0].n).toBe(0);
+  });
+
+  it('a customer message creates a pending ticket that an agent sees live, replies to and the customer receives', async () => {
+    const sock = await t.openSocket(agent.token);
+    await sock.next((f) => f.event === 'hello');
+    const res = await webhook({ id: 'wamid-1', from: { id: '5511999990001', name: 'Maria Souza', number: '5511999990001' }, body: 'Olá, preciso de ajuda' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().duplicate).toBe(false);
+    const created = await sock.next((f) => f.event === 'message.created');
+    expect(created.data.message.body).toBe('Olá, preciso de ajuda');
+    const ticketId = created.data.ticket.id;
+
+    const list = await t.app.inject({ method: 'GET', url: '/api/tickets?status=pending', headers: agent.headers });
+    expect(list.statusCode).toBe(200);
+    expect(list.json().tickets.map((x: { id: number }) => x.id)).toContain(ticketId);
+    expect(list.json().tickets[0].contact.name).toBe('Maria Souza');
+    expect(list.json().counts.pending).toBe(1);
+
+    const start = await t.app.inject({ method: 'PUT', url: `/api/tickets/${ticketId}`, headers: agent.headers, payload: { status: 'open' } });
+    expect(start.statusCode).toBe(200);
+    expect(start.json()).toMatchObject({ status: 'open', userId: agent.id });
+
+    const sent = await t.app.inject({ method: 'POST', url: `/api/messages/${ticketId}`, headers: agent.headers, payload: { body: 'Claro! Como posso ajudar?' } });
+    expect(sent.statusCode).toBe(201);
+    expect(sent.json().status).toBe('pending');
+    const outbox = await until<{ to: string; body: string }[]>(async () => {
+      const o = await t.app.inject({ method: 'GET', url: `/api/plugins/channel-sandbox/channels/${channelId}/outbox`, headers: agent.headers });
+      return o.json().length ? o.json() : undefined;
+    });
+    expect(outbox[0]).toMatchObject({ to: '5511999990001', body: 'Claro! Como posso ajudar?' });
+    const ack = await sock.next((f) => f.event === 'message.ack_updated' && f.data.message.id === sent.json().id);
+    expect(ack.data.message.status).toBe('sent');
+
+    const msgs = await t.app.inject({ method: 'GET', url: `/api/messages/${ticketId}`, headers: agent.headers });
+    expect(msgs.json().messages.map((m: { body: string }) => m.body)).toEqual(['Olá, preciso de ajuda', 'Claro! Como posso ajudar?']);
+    expect(msgs.json().hasMore).toBe(false);
+  });
+
+  it('R4: a webhook replayed concurrently stores one message, one ticket, one event', async () => {
+    const sock = await t.openSocket(admin.token);
+    await sock.next((f) => f.event === 'hello');
+    const payload = { id: 'wamid-dup', from: { id: '5511988887777', name: 'João' }, body: 'Mensagem repetida' };
+    const answers = await Promise.all(Array.from({ length: 5 }, () => webhook(payload)));
+    expect(answers.every((a) => a.statusCode === 200)).toBe(true);
+    expect(answers.filter((a) => a.json().duplicate === false)).toHaveLength(1);
+    const msgs = await t.sql.query(`SELECT count(*)::int AS n FROM messages WHERE provider_id = 'wamid-dup'`);
+    expect(msgs.rows[0].n).toBe(1);
+    const tickets = await t.sql.query(`SELECT count(*)::int AS n FROM tickets t JOIN contacts c ON c.id = t.contact_id WHERE c.name = 'João'`);
+    expect(tickets.rows[0].n).toBe(1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sock.frames.filter((f) => f.event === 'message.created' && f.data.message.body === 'Mensagem repetida')).toHaveLength(1);
+  });
+
+  it('R4: first messages of one new contact arriving together create one ticket', async () => {
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => webhook({ id: `burst-${i}`, from: { id: 'new-contact-77', name: 'Pedro' }, body: `msg ${i}` })));
+    expect(answers.every((a) => a.statusCode === 200)).toBe(true);
+    const r = await t.sql.query(`SELECT count(DISTINCT t.id)::int AS tickets, count(DISTINCT c.id)::int AS contacts, count(m.id)::int AS msgs FROM contacts c JOIN tickets t ON t.contact_id = c.id JOIN messages m ON m.ticket_id = t.id WHERE c.name = 'Pedro'`);
+    expect(r.rows[0]).toEqual({ tickets: 1, contacts: 1, msgs: 6 });
+  });
+
+  it('R4: shuffled status callbacks never move a message backwards', async () => {
+    const first = await webhook({ id: 'wamid-ack', from: { id: 'ack-contact', name: 'Carla' }, body: 'oi' });
+    const ticketId = first.json().ticketId;
+    await t.app.inject({ method: 'PUT', url: `/api/tickets/${ticketId}`, headers: admin.headers, payload: { status: 'open' } });
+    const sent = await t.app.inject({ method: 'POST', url: `/api/messages/${ticketId}`, headers: admin.headers, payload: { body: 'resposta' } });
+    const providerId = await until(async () => (await t.sql.query(`SELECT provider_id FROM messages WHERE id = $1 AND provider_id IS NOT NULL`, [sent.json().id])).rows[0]?.provider_id);
+    for (const status of ['read', 'sent', 'delivered', 'failed', 'sent']) await webhook({ ack: { id: providerId, status } });
+    const r = await t.sql.query(`SELECT status FROM messages WHERE id = $1`, [sent.json().id]);
+    expect(r.rows[0].status).toBe('read');
+  });
+});
+
+describe('ticket rules', () => {
+  it('refuses a second open ticket for the same contact and channel, offering the existing one', async () => {
+    const w = await webhook({ id: 'wamid-dupticket', from: { id: 'c-dupe', name: 'Lia' }, body: 'oi' });
+    const contactId = (await t.sql.query(`SELECT contact_id FROM tickets WHERE id = $1`, [w.json().ticketId])).rows[0].contact_id;
+    const res = await t.app.inject({ method: 'POST', url: '/api/tickets', headers: agent.headers, payload: { contactId, channelId } });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ error: 'ERR_OTHER_OPEN_TICKET', message: 'Já existe um ticket aberto/pendente para esse contato', ticketId: w.json().ticketId, canOpen: true });
+  });
+
+  it('transfer refuses the current owner; resolve with farewell sends it and closes', async () => {
+    const w = await webhook({ id: 'wamid-tr', from: { id: 'c-tr', name: 'Rui' }, body: 'preciso de ajuda' });
+    const ticketId = w.json().ticketId;
+    await t.app.inject({ method: 'PUT', url: `/api/tickets/${ticketId}`, headers: agent.headers, payload: { status: 'open' } });
+    const same = await t.app.inject({ method: 'PUT', url: `/api/tickets/${ticketId}`, headers: admin.headers, payload: { userId: agent.id } });
+    expect(same.statusCode).toBe(400);
+    expect(same.json().message).toBe('Ticket já pertence ao usuário selecionado');
+    const moved = await t.app.inject({ method: 'PUT', url: `/api/tickets/${ticketId}`, headers: agent.headers, payload: { userId: admin.id } });
+    expect(moved.json()).toMatchObject({ userId: admin.id, status: 'open' });
+    const resolve = await t.app.inject({ method: 'PUT', url: `/api/tickets/${ticketId}`, headers: admin.headers, payload: { status: 'closed', sendFarewell: true } });
+    expect(resolve.statusCode).toBe(200);
+    const closed = await until(async () => (await t.sql.query(`SELECT status FROM tickets WHERE id = $1 AND status = 'closed'`, [ticketId])).rows[0]);
+    expect(closed.status).toBe('closed');
+    const out = await t.sql.query(`SELECT body FROM channel_sandbox_outbox WHERE body = 'Obrigado pelo contato!'`);
+    expect(out.rowCount).toBe(1);
+    const logs = await t.app.inject({ method: 'GET', url: `/api/tickets/${ticketId}/logs`, headers: admin.headers });
+    expect(logs.json().map((l: { type: string }) => l.type)).toEqual(expect.arrayContaining(['created', 'started', 'transferred', 'farewell_sent', 'closed']));
+  });
+
+  it('a rating request keeps the ticket open until the customer answers 0–5', async () => {
+    const w = await webhook({ id: 'wamid-rate', from: { id: 'c-rate', name: 'Bia' }, body: 'oi' });
+    const ticketId = w.json().ticketId;
+    await t.app.inject({ method: 'PUT', url: `/api/tickets/${ticketId}`, headers: admin.headers, payload: { status: 'open' } });
+    const r = await t.app.inject({ method: 'PUT', url: `/api/tickets/${ticketId}`, headers: admin.headers, payload: { status: 'closed', sendRating: true } });
+    expect(r.json().status).toBe('open');
+    expect(r.json().ratingRequested).toBe(true);
+    await webhook({ id: 'wamid-rate-2', from: { id: 'c-rate', name: 'Bia' }, body: '5' });
+    const after = await t.sql.query(`SELECT status, rating FROM tickets WHERE id = $1`, [ticketId]);
+    expect(after.rows[0]).toEqual({ status: 'closed', rating: 5 });
+  });
+
+  it('a plain user cannot take over a ticket another agent is attending; an admin can', async () => {
+    const other = await t.loginAs('user', admin.tenantId);
+    const w = await webhook({ id: 'wamid-take', from: { id: 'c-take', name: 'Téo' }, body: 'oi' });
+    const ticketId = w.json().ticketId;
+    await t.app.inject({ method: 'PUT', url: `/api/tickets/${ticketId}`, headers: agent.headers, payload: { status: 'open' } });
+    const take = await t.app.inject({ method: 'PUT', url: `/api/tickets/${ticketId}`, headers: other.headers, payload: { userId: other.id } });
+    expect(take.statusCode).toBe(403);
+    const force = await t.app.inject({ method: 'PUT', url: `/api/ticketsForce/${ticketId}`, headers: other.headers });
+    expect(force.statusCode).toBe(403);
+    const adminForce = await t.app.inject({ method: 'PUT', url: `/api/ticketsForce/${ticketId}`, headers: admin.headers });
+    expect(adminForce.json().status).toBe('closed');
+  });
+
+  it('another tenant sees none of it', async () => {
+    const stranger = await t.loginAs('admin');
+    const list = await t.app.inject({ method: 'GET', url: '/api/tickets?status=open,pending,closed&showAll=true', headers: stranger.headers });
+    expect(list.json().tickets).toEqual([]);
+    const anyTicket = (await t.sql.query(`SELECT id FROM tickets LIMIT 1`)).rows[0].id;
+    for (const url of [`/api/tickets/${anyTicket}`, `/api/messages/${anyTicket}`, `/api/tickets/${anyTicket}/logs`]) {
+      const r = await t.app.inject({ method: 'GET', url, headers: stranger.headers });
+      expect(r.statusCode).toBe(404);
+    }
+    const put = await t.app.inject({ method: 'PUT', url: `/api/tickets/${anyTicket}`, headers: stranger.headers, payload: { status: 'closed' } });
+    expect(put.statusCode).toBe(404);
+    const send = await t.app.inject({ method: 'POST', url: `/api/messages/${anyTicket}`, headers: stranger.headers, payload: { body: 'x' } });
+    expect(send.statusCode).toBe(404);
+    const outbox = await t.app.inject({ method: 'GET', url: `/api/plugins/channel-sandbox/channels/${channelId}/outbox`, headers: stranger.headers });
+    expect(outbox.statusCode).toBe(404);
+  });
+});
+
+describe('interactive and forward rules', () => {
+  it('validates button messages and forward limits', async () => {
+    const w = await webhook({ id: 'wamid-btn', from: { id: 'c-btn', name: 'Nina' }, body: 'oi' });
+    const ticketId = w.json().ticketId;
+    const long = await t.app.inject({ method: 'POST', url: '/api/sendButton', headers: admin.headers, payload: { ticketId, body: 'x'.repeat(61), buttons: [{ label: 'Sim', value: 's' }] } });
+    expect(long.statusCode).toBe(400);
+    const dupe = await t.app.inject({ method: 'POST', url: '/api/sendButton', headers: admin.headers, payload: { ticketId, body: 'Confirma?', buttons: [{ label: 'Sim', value: 's' }, { label: 'Claro', value: 's' }] } });
+    expect(dupe.statusCode).toBe(400);
+    const ok = await t.app.inject({ method: 'POST', url: '/api/sendButton', headers: admin.headers, payload: { ticketId, body: 'Confirma?', buttons: [{ label: 'Sim', value: 's' }, { label: 'Não', value: 'n' }] } });
+    expect(ok.statusCode).toBe(201);
+    const ids = Array.from({ length: 11 }, () => ok.json().id);
+    const fwd = await t.app.inject({ method: 'POST', url: '/api/forward-messages', headers: admin.headers, payload: { messages: ids, contact: 1 } });
+    expect(fwd.statusCode).toBe(400);
+    expect(fwd.json().error).toBe('ERR_FORWARD_LIMIT');
+  });
+});

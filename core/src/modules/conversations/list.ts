@@ -1,0 +1,84 @@
+import type { Kernel } from '../../kernel.ts';
+import { AppError } from '../../errors.ts';
+import type { ResolvedPrincipal } from '../identity/tokens.ts';
+import { ticketOut, type TicketRow, TICKET_SELECT, TICKET_JOINS } from './serialize.ts';
+import { visibilitySettings, visibilitySql } from './visibility.ts';
+import { decodeCursor, encodeCursor, type TicketListQuery } from './query.ts';
+
+/** Closed tickets are counted up to this many; beyond it the tab shows "1000+" instead of scanning history. */
+export const CLOSED_COUNT_CAP = 1000;
+
+/**
+ * `GET /tickets`: the spec's filter set with its defaults (status open and
+ * pending; tickets without queue included), the visibility policy, keyset
+ * pagination on (last_message_at, id), and per-tab counts. Always two
+ * queries whatever the page: the list and the counts.
+ */
+export async function listTickets(kernel: Kernel, who: ResolvedPrincipal, q: TicketListQuery) {
+  const settings = await visibilitySettings(kernel, who.tenantId);
+  const limit = q.limit ?? 50;
+  const statuses = q.status?.length ? q.status : ['open', 'pending'];
+  const params: unknown[] = [who.tenantId];
+  const p = (x: unknown) => {
+    params.push(x);
+    return `$${params.length}`;
+  };
+  const vis = visibilitySql({ userId: who.userId, profile: who.profile, queues: who.queues }, settings, params, {
+    showAll: q.showAll ?? false,
+    includeNotQueueDefined: q.includeNotQueueDefined ?? true,
+  });
+  const filters: string[] = [vis];
+  if (q.queuesIds?.length) filters.push(`(t.queue_id = ANY(${p(q.queuesIds)}::int[])${q.includeNotQueueDefined === false ? '' : ' OR t.queue_id IS NULL'})`);
+  if (q.whatsappIds?.length) filters.push(`t.channel_id = ANY(${p(q.whatsappIds)}::int[])`);
+  if (q.selectedUser) filters.push(`t.user_id = ${p(q.selectedUser)}`);
+  if (q.isNotAssignedUser) filters.push('t.user_id IS NULL');
+  if (q.withUnreadMessages) filters.push('t.unread_messages > 0');
+  if (q.searchParam) {
+    const term = q.searchParam.toLowerCase();
+    const digits = term.replace(/\D/g, '');
+    filters.push(
+      `(EXISTS (SELECT 1 FROM contacts sc WHERE sc.id = t.contact_id AND (lower(sc.name) LIKE ${p(`%${escapeLike(term)}%`)}${digits.length >= 3 ? ` OR sc.number LIKE ${p(`%${digits}%`)}` : ''})) OR t.protocol = ${p(q.searchParam)})`,
+    );
+  }
+  const common = filters.join(' AND ');
+  const listParams = [...params];
+  const lp = (x: unknown) => {
+    listParams.push(x);
+    return `$${listParams.length}`;
+  };
+  let keyset = '';
+  let offset = '';
+  if (q.cursor) {
+    const c = decodeCursor(q.cursor);
+    if (!c) throw new AppError('ERR_VALIDATION', { details: 'cursor inválido' });
+    keyset = ` AND (t.last_message_at, t.id) < (${lp(c.at)}, ${lp(c.id)})`;
+  } else if (q.pageNumber && q.pageNumber > 1) {
+    offset = ` OFFSET ${(q.pageNumber - 1) * limit}`;
+  }
+  const listSql = `SELECT ${TICKET_SELECT} FROM tickets t ${TICKET_JOINS}
+    WHERE t.tenant_id = $1 AND t.status = ANY(${lp(statuses)}::text[]) AND ${common}${keyset}
+    ORDER BY t.last_message_at DESC, t.id DESC LIMIT ${limit + 1}${offset}`;
+  const countSql = `SELECT
+      count(*) FILTER (WHERE t.status = 'open')::int AS open,
+      count(*) FILTER (WHERE t.status = 'pending')::int AS pending,
+      count(*) FILTER (WHERE t.status = 'open' AND t.unread_messages > 0)::int AS open_unread,
+      count(*) FILTER (WHERE t.status = 'pending' AND t.unread_messages > 0)::int AS pending_unread,
+      (SELECT count(*)::int FROM (SELECT 1 FROM tickets t WHERE t.tenant_id = $1 AND t.status = 'closed' AND ${common} LIMIT ${CLOSED_COUNT_CAP + 1}) x) AS closed
+    FROM tickets t WHERE t.tenant_id = $1 AND t.status IN ('open','pending') AND ${common}`;
+  const [list, counts] = await Promise.all([kernel.db.pool.query<TicketRow>(listSql, listParams), kernel.db.pool.query(countSql, params)]);
+  const rows = list.rows.slice(0, limit);
+  const hasMore = list.rows.length > limit;
+  const last = rows[rows.length - 1];
+  const c = counts.rows[0];
+  const countFor = statuses.reduce((n, s) => n + (s === 'open' ? c.open : s === 'pending' ? c.pending : s === 'closed' ? Math.min(c.closed, CLOSED_COUNT_CAP) : 0), 0);
+  return {
+    tickets: rows.map(ticketOut),
+    count: countFor,
+    hasMore,
+    nextCursor: hasMore && last ? encodeCursor(last.last_message_at, last.id) : null,
+    counts: { open: c.open, pending: c.pending, closed: Math.min(c.closed, CLOSED_COUNT_CAP), closedCapped: c.closed > CLOSED_COUNT_CAP },
+    unread: { open: c.open_unread, pending: c.pending_unread },
+  };
+}
+
+export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
