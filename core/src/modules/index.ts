@@ -7,6 +7,11 @@ import { User, identityMigrations } from './identity/entities.ts';
 import { sessionMigrations } from './identity/tokens.ts';
 import { platformRoutes } from './platform/routes.ts';
 import { realtimeRoutes } from '../realtime/routes.ts';
+import { Channel, Contact, Queue, QuickMessage, Tag } from './conversations/entities.ts';
+import { conversationMigrations } from './conversations/migrations.ts';
+import { conversationRoutes } from './conversations/routes.ts';
+import { catalogModule } from './catalog/index.ts';
+import { contactsModule } from './contacts/index.ts';
 
 export interface KernelModule {
   name: string;
@@ -21,4 +26,7 @@ export const kernelModules: KernelModule[] = [
   { name: 'identity', entities: [User], migrations: [...identityMigrations, ...sessionMigrations] },
   { name: 'platform', entities: [], migrations: [], routes: platformRoutes },
   { name: 'realtime', entities: [], migrations: [], routes: realtimeRoutes },
+  { name: 'conversations', entities: [Queue, Tag, QuickMessage, Contact, Channel], migrations: conversationMigrations, routes: conversationRoutes },
+  catalogModule,
+  contactsModule,
 ];

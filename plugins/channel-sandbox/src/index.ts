@@ -145,16 +145,6 @@ export default definePlugin({
       return {};
     });
 
-    // Webhooks are signed over the raw body, so keep it beside the parsed JSON.
-    ctx.http.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 2 * 1024 * 1024 }, (req, body, done) => {
-      (req as unknown as { rawBody: Buffer }).rawBody = body as Buffer;
-      if ((body as Buffer).length === 0) return done(null, {});
-      try {
-        done(null, JSON.parse((body as Buffer).toString('utf8')));
-      } catch {
-        done(new AppError('ERR_VALIDATION', { details: 'JSON inválido' }), undefined);
-      }
-    });
 
     /**
      * The simulated provider's webhook: verify, store, acknowledge. It answers
@@ -164,7 +154,7 @@ export default definePlugin({
     ctx.http.post('/webhook/:channelId', { config: { access: { public: true } }, schema: { params: z.object({ channelId: z.coerce.number().int().positive().max(2_147_483_647) }) } }, async (req, reply) => {
       const { channelId } = req.params as { channelId: number };
       const channel = await sandboxChannel(ctx, channelId);
-      const raw = (req as unknown as { rawBody?: Buffer }).rawBody ?? Buffer.alloc(0);
+      const raw = req.rawBody ?? Buffer.alloc(0);
       const secret = channel?.secrets.webhookSecret as string | undefined;
       // Same answer for an unknown channel and a bad signature: a caller learns nothing about which ids exist.
       if (!channel || !secret || !signatureValid(secret, raw, req.headers[SIGNATURE_HEADER] as string | undefined)) throw new AppError('ERR_WEBHOOK_SIGNATURE');

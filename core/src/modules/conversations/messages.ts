@@ -220,6 +220,8 @@ export async function searchMessages(kernel: Kernel, who: ResolvedPrincipal, tic
 
 /** A contact's messages across its tickets that the user may see, newest first. */
 export async function contactMessages(kernel: Kernel, who: ResolvedPrincipal, contactId: number, before?: string) {
+  const c = await kernel.db.pool.query('SELECT 1 FROM contacts WHERE tenant_id = $1 AND id = $2', [who.tenantId, contactId]);
+  if (!c.rowCount) throw new AppError('ERR_NO_CONTACT_FOUND');
   const tickets = await kernel.db.pool.query<{ id: number }>('SELECT id FROM tickets WHERE tenant_id = $1 AND contact_id = $2', [who.tenantId, contactId]);
   const visible: number[] = [];
   for (const t of tickets.rows) {

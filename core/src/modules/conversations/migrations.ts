@@ -128,6 +128,9 @@ export const conversationMigrations: MigrationDef[] = [
       `CREATE INDEX tickets_queue_idx ON tickets (tenant_id, queue_id, status, last_message_at DESC, id DESC)`,
       `CREATE INDEX tickets_user_idx ON tickets (tenant_id, user_id, status, last_message_at DESC, id DESC)`,
       `CREATE INDEX tickets_contact_idx ON tickets (tenant_id, contact_id, id DESC)`,
+      // Foreign-key actions look rows up by the child column alone; without these a contact
+      // or ticket delete would scan every tenant's tickets or messages.
+      `CREATE INDEX tickets_contact_fk_idx ON tickets (contact_id)`,
       `CREATE UNIQUE INDEX tickets_protocol_key ON tickets (tenant_id, protocol) WHERE protocol IS NOT NULL`,
       `CREATE TABLE ticket_logs (
         id bigserial PRIMARY KEY,
@@ -142,7 +145,7 @@ export const conversationMigrations: MigrationDef[] = [
         id bigserial PRIMARY KEY,
         tenant_id integer NOT NULL,
         ticket_id integer NOT NULL REFERENCES tickets(id) ON DELETE CASCADE,
-        contact_id integer REFERENCES contacts(id) ON DELETE SET NULL,
+        contact_id integer,
         channel_id integer,
         user_id integer,
         provider_id text,
@@ -170,6 +173,7 @@ export const conversationMigrations: MigrationDef[] = [
       // Inbound idempotency: a provider message is stored once however often it is delivered.
       `CREATE UNIQUE INDEX messages_provider_key ON messages (tenant_id, channel_id, provider_id) WHERE provider_id IS NOT NULL`,
       `CREATE INDEX messages_ticket_idx ON messages (tenant_id, ticket_id, id DESC)`,
+      `CREATE INDEX messages_ticket_fk_idx ON messages (ticket_id)`,
       `CREATE INDEX messages_scheduled_idx ON messages (tenant_id, schedule_date) WHERE status = 'pending' AND schedule_date IS NOT NULL`,
       // The send ledger: written before the provider is called, so a crash never sends twice.
       `CREATE TABLE message_sends (

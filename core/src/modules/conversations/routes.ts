@@ -69,7 +69,11 @@ const messageIdBody = z.object({ messageId: z.union([z.string().regex(/^\d{1,18}
 
 /** Reads a multipart send: the text fields plus at most one file, stored through the media port. */
 async function readSend(kernel: Kernel, req: FastifyRequest): Promise<SendInput> {
-  if (!req.isMultipart()) return sendBody.parse(req.body ?? {}) as SendInput;
+  if (!req.isMultipart()) {
+    const parsed = sendBody.safeParse(req.body ?? {});
+    if (!parsed.success) throw new AppError('ERR_VALIDATION', { details: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
+    return parsed.data as SendInput;
+  }
   const fields: Record<string, string> = {};
   let media: SendInput['media'];
   for await (const part of req.parts({ limits: { fileSize: MAX_MEDIA_BYTES, files: 1, fields: 20, fieldSize: 65_536 } })) {
