@@ -55,9 +55,15 @@ export async function listTickets(kernel: Kernel, who: ResolvedPrincipal, q: Tic
   } else if (q.pageNumber && q.pageNumber > 1) {
     offset = ` OFFSET ${(q.pageNumber - 1) * limit}`;
   }
-  const listSql = `SELECT ${TICKET_SELECT} FROM tickets t ${TICKET_JOINS}
-    WHERE t.tenant_id = $1 AND t.status = ANY(${lp(statuses)}::text[]) AND ${common}${keyset}
-    ORDER BY t.last_message_at DESC, t.id DESC LIMIT ${limit + 1}${offset}`;
+  // Each status is its own index range: page it separately (an index scan that stops after
+  // limit+1 rows), merge, then join names only for the rows of the page.
+  const branches = statuses.map(
+    (st) => `(SELECT t.id, t.last_message_at FROM tickets t WHERE t.tenant_id = $1 AND t.status = ${lp(st)} AND ${common}${keyset}
+      ORDER BY t.last_message_at DESC, t.id DESC LIMIT ${limit + 1 + (offset ? (q.pageNumber! - 1) * limit : 0)})`,
+  );
+  const listSql = `WITH page AS (SELECT * FROM (${branches.join(' UNION ALL ')}) u ORDER BY last_message_at DESC, id DESC LIMIT ${limit + 1}${offset})
+    SELECT ${TICKET_SELECT} FROM page p JOIN tickets t ON t.id = p.id ${TICKET_JOINS}
+    ORDER BY t.last_message_at DESC, t.id DESC`;
   const countSql = `SELECT
       count(*) FILTER (WHERE t.status = 'open')::int AS open,
       count(*) FILTER (WHERE t.status = 'pending')::int AS pending,

@@ -16,7 +16,7 @@ export const PAGE_SIZE = 50;
 /**
  * `GET /messages/:ticketId`: the latest page (or the page before `before`),
  * oldest first for display. Opening the ticket as its owner marks it read;
- * anyone else only looks (spy) and the view is logged.
+ * anyone else only looks; the explicit Spy action (`spy=true`) is logged.
  */
 export async function listMessages(kernel: Kernel, who: ResolvedPrincipal, ticketId: number, opts: { before?: string; pageNumber?: number; spy?: boolean }) {
   const ticket = await visibleTicket(kernel, who, ticketId);
@@ -43,7 +43,8 @@ export async function listMessages(kernel: Kernel, who: ResolvedPrincipal, ticke
     await kernel.db.pool.query('UPDATE tickets SET unread_messages = 0 WHERE tenant_id = $1 AND id = $2', [who.tenantId, ticketId]);
     const t = await loadTicket(kernel.db.pool, who.tenantId, ticketId);
     if (t) await publishTicket(kernel, t);
-  } else if (!opts.before && ticket.user_id !== null && ticket.user_id !== who.userId) {
+  } else if (!opts.before && opts.spy && ticket.user_id !== who.userId) {
+    // The explicit Spy action is logged once per opening, not every scroll.
     await log(kernel.db.pool, who.tenantId, ticketId, who.userId, 'spied');
   }
   return { messages: page.map(messageOut), messagesOffLine: offline.rows.map(messageOut), hasMore, ticket: ticketOut(ticket) };

@@ -126,6 +126,8 @@ export const conversationMigrations: MigrationDef[] = [
       `CREATE UNIQUE INDEX tickets_one_active_key ON tickets (tenant_id, contact_id, COALESCE(channel_id, 0)) WHERE status IN ('open','pending')`,
       `CREATE INDEX tickets_list_idx ON tickets (tenant_id, status, last_message_at DESC, id DESC)`,
       `CREATE INDEX tickets_queue_idx ON tickets (tenant_id, queue_id, status, last_message_at DESC, id DESC)`,
+      // Tab counts of open/pending tickets read only this index (index-only scan), never the table.
+      `CREATE INDEX tickets_active_counts_idx ON tickets (tenant_id, status) INCLUDE (unread_messages, queue_id, user_id, is_group, chatbot) WHERE status IN ('open','pending')`,
       `CREATE INDEX tickets_user_idx ON tickets (tenant_id, user_id, status, last_message_at DESC, id DESC)`,
       `CREATE INDEX tickets_contact_idx ON tickets (tenant_id, contact_id, id DESC)`,
       // Foreign-key actions look rows up by the child column alone; without these a contact
