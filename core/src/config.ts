@@ -29,7 +29,11 @@ export const configSchema = z.object({
   REDIS_URL: optionalUrl(['redis:', 'rediss:']),
   ATENDE_CAPTCHA: onOff.default('on'),
   ATENDE_ADMIN_EMAIL: z.email().optional(),
-  ATENDE_ADMIN_PASSWORD: z.string().min(7).optional(),
+  ATENDE_ADMIN_PASSWORD: z
+    .string()
+    .refine((p) => p.length >= 7 && /[A-Za-zÀ-ÿ]/.test(p) && /\d/.test(p) && /[^A-Za-zÀ-ÿ0-9]/.test(p), 'a senha deve ter pelo menos 7 caracteres, com letras, números e um caractere especial')
+    .optional(),
+  ATENDE_NAMESPACE: z.string().regex(/^[a-z0-9-]{1,40}$/, 'use letras minúsculas, números e hífens').default('atende'),
   ATENDE_ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   ATENDE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ATENDE_CORS_ORIGIN: z.string().optional(),
@@ -65,6 +69,8 @@ export interface AtendeConfig {
   namespace: string;
   /** Which plugin ids to load; undefined = every plugin found under plugins/. */
   plugins?: string[];
+  /** Long-lived channel session lease timing (defaults: 20 s lease renewed every 5 s); tests shorten it. */
+  channelSessions?: { leaseMs?: number; renewMs?: number };
 }
 
 export class ConfigError extends Error {
@@ -103,7 +109,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: c.SMTP_URL,
     smtpFrom: c.SMTP_FROM,
     rootDir,
-    namespace: 'atende',
+    namespace: c.ATENDE_NAMESPACE,
     ...overrides,
   };
 }

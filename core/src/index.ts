@@ -6,3 +6,6 @@ export { openDatabase } from './db/orm.ts';
 export { discoverPlugins } from './plugins/discover.ts';
 export { startEmbeddedPostgres, embeddedStatus } from './db/embedded.ts';
 export type { Kernel } from './kernel.ts';
+export { PluginEnablement } from './plugins/enablement.ts';
+export { hashPassword, isStrongPassword } from './modules/identity/passwords.ts';
+export { ensurePlatformTenant, ensureFirstSuperadmin, PLATFORM_TENANT_ID } from './modules/identity/bootstrap.ts';

@@ -32,17 +32,22 @@ export async function startServer(config: AtendeConfig, opts: { handleSignals?: 
     await embedded?.stop();
     throw err;
   }
-  {
+  try {
     const admin = await ensureFirstSuperadmin(app.kernel);
     if (admin.created) {
       print('');
-      print('  First superadmin created:');
-      print(`    email:    ${admin.email}`);
-      if (admin.generatedPassword) print(`    password: ${admin.generatedPassword}   (shown once; change it after logging in)`);
+      print('  Primeiro superadmin criado:');
+      print(`    e-mail: ${admin.email}`);
+      if (admin.generatedPassword) print(`    senha:  ${admin.generatedPassword}   (mostrada só agora; troque-a depois de entrar)`);
       print('');
     }
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    // Nothing may stay running when start fails (a busy port, a broken database).
+    await app.close().catch(() => undefined);
+    await embedded?.stop().catch(() => undefined);
+    throw err;
   }
-  await app.listen({ port: config.port, host: config.host });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
   const url = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`;

