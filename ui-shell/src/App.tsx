@@ -1,0 +1,67 @@
+import { MantineProvider, localStorageColorSchemeManager } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { Provider as JotaiProvider, useAtomValue } from 'jotai';
+import { useEffect, useMemo, type ReactNode } from 'react';
+import { RouterProvider } from 'react-router-dom';
+import { atendeStore, loginEpochAtom, primaryColorAtom, queryClient } from '@atende/ui-shell/sdk';
+import { BusyIndicator } from './layout/BusyIndicator.tsx';
+import { createAppRouter } from './router.tsx';
+import {
+  useCurrentUserRefresh,
+  useInactivityReload,
+  useRealtimeConnection,
+  useSystemColors,
+  useUserColorScheme,
+  useVersionCheck,
+} from './shell/hooks.ts';
+import { buildTheme } from './theme.ts';
+
+const colorSchemeManager = localStorageColorSchemeManager({ key: 'atende-color-scheme' });
+
+function ThemedProviders({ children }: { children: ReactNode }) {
+  const primary = useAtomValue(primaryColorAtom);
+  const theme = useMemo(() => buildTheme(primary), [primary]);
+  return (
+    <MantineProvider theme={theme} colorSchemeManager={colorSchemeManager} defaultColorScheme="light">
+      <Notifications position="top-center" limit={4} zIndex={4000} />
+      {children}
+    </MantineProvider>
+  );
+}
+
+/** Behaviours that live as long as the page. */
+function PageEffects() {
+  useSystemColors();
+  useVersionCheck();
+  useInactivityReload();
+  useCurrentUserRefresh();
+  useRealtimeConnection();
+  useUserColorScheme();
+  return null;
+}
+
+function AppRouter() {
+  // A new router per login: lazily resolved routes (which plugin provides
+  // which screen) belong to the user who was logged in when they resolved.
+  const epoch = useAtomValue(loginEpochAtom);
+  const router = useMemo(() => createAppRouter(), [epoch]);
+  // The old router must stop listening to hash changes, or it keeps running loaders.
+  useEffect(() => () => router.dispose(), [router]);
+  return <RouterProvider router={router} />;
+}
+
+/** The shell: providers, page-wide behaviours and the router. */
+export function App() {
+  return (
+    <JotaiProvider store={atendeStore}>
+      <QueryClientProvider client={queryClient}>
+        <ThemedProviders>
+          <PageEffects />
+          <BusyIndicator />
+          <AppRouter />
+        </ThemedProviders>
+      </QueryClientProvider>
+    </JotaiProvider>
+  );
+}

@@ -1,0 +1,56 @@
+import { AppShell, Burger, Group, Skeleton, Text } from '@mantine/core';
+import { useDisclosure, useLocalStorage, useMediaQuery } from '@mantine/hooks';
+import { useTranslation } from 'react-i18next';
+import { Outlet } from 'react-router-dom';
+import { useAccess } from '@atende/ui-shell/sdk';
+import { BrandMark } from './BrandMark.tsx';
+import { NavRail } from './NavRail.tsx';
+import { RealtimeBanner } from './RealtimeBanner.tsx';
+import { UserMenu } from './UserMenu.tsx';
+
+/** The main layout: header with tenant and user menu, the left rail, the screen. */
+export function MainLayout() {
+  const { t } = useTranslation();
+  const access = useAccess();
+  const [mobileOpen, mobile] = useDisclosure(false);
+  const [stored, setCollapsed] = useLocalStorage({ key: 'atende-rail-collapsed', defaultValue: false });
+  // On a phone the rail is a full-width drawer: always with labels.
+  const isMobile = useMediaQuery('(max-width: 48em)') ?? false;
+  const collapsed = stored && !isMobile;
+
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: collapsed ? 72 : 256, breakpoint: 'sm', collapsed: { mobile: !mobileOpen } }}
+      padding={0}
+      transitionDuration={150}
+    >
+      <AppShell.Header px="md">
+        <Group h="100%" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={mobileOpen} onClick={mobile.toggle} hiddenFrom="sm" size="sm" aria-label={t('layout.navigation')} />
+            <BrandMark size={34} />
+            <div>
+              <Text fw={700} size="sm" lh={1.2}>{t('app.name')}</Text>
+              {access ? (
+                <Text size="xs" c="dimmed" lh={1.2} truncate maw={220}>{access.tenant?.name}</Text>
+              ) : (
+                <Skeleton height={10} width={120} mt={4} />
+              )}
+            </div>
+          </Group>
+          <UserMenu />
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar>
+        <NavRail collapsed={collapsed} onToggle={() => setCollapsed((c) => !c)} onNavigate={mobile.close} />
+      </AppShell.Navbar>
+      <AppShell.Main bg="var(--mantine-color-body)">
+        <RealtimeBanner />
+        <div style={{ padding: 'var(--mantine-spacing-lg)' }}>
+          <Outlet />
+        </div>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,70 @@
+import { Divider, NavLink, ScrollArea, Stack, Text, Tooltip, UnstyledButton, Group } from '@mantine/core';
+import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tabler/icons-react';
+import { useAtomValue } from 'jotai';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router-dom';
+import { sessionAtom, useAccess } from '@atende/ui-shell/sdk';
+import { visibleGroups, type NavItem } from './menu.ts';
+
+function isActive(pathname: string, item: NavItem): boolean {
+  return pathname === item.path || pathname.startsWith(`${item.path}/`);
+}
+
+function RailLink({ item, collapsed, active, onNavigate }: { item: NavItem; collapsed: boolean; active: boolean; onNavigate?: () => void }) {
+  const { t } = useTranslation();
+  const label = t(`menu.${item.key}`);
+  const Icon = item.icon;
+  const link = (
+    <NavLink
+      component={Link}
+      to={item.path}
+      onClick={onNavigate}
+      active={active}
+      label={collapsed ? undefined : label}
+      aria-label={label}
+      leftSection={<Icon size={20} stroke={1.6} />}
+      variant="light"
+      styles={{
+        root: { borderRadius: 'var(--mantine-radius-md)', paddingBlock: 7, justifyContent: collapsed ? 'center' : undefined },
+        section: collapsed ? { marginInlineEnd: 0 } : undefined,
+        label: { fontSize: 'var(--mantine-font-size-sm)', fontWeight: 500 },
+      }}
+    />
+  );
+  return collapsed ? <Tooltip label={label} position="right" withArrow openDelay={150}>{link}</Tooltip> : link;
+}
+
+/** Left rail grouped as the spec's menus; collapsible to icons. */
+export function NavRail({ collapsed, onToggle, onNavigate }: { collapsed: boolean; onToggle: () => void; onNavigate?: () => void }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const access = useAccess();
+  const session = useAtomValue(sessionAtom);
+  // The access map is the server's word on the profile; the stored session is only a fallback.
+  const groups = visibleGroups(access, access?.user?.profile ?? session?.profile);
+  return (
+    <Stack h="100%" gap={0}>
+      <ScrollArea flex={1} type="scroll" px={collapsed ? 8 : 'sm'} py="sm">
+        <Stack gap="md" component="nav" aria-label={t('layout.navigation')}>
+          {groups.map((g, gi) => (
+            <Stack key={g.key} gap={2}>
+              {collapsed
+                ? gi > 0 && <Divider my={4} />
+                : <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pb={4} style={{ letterSpacing: 0.6 }}>{t(`menuGroups.${g.key}`)}</Text>}
+              {g.items.map((item) => (
+                <RailLink key={item.key} item={item} collapsed={collapsed} active={isActive(pathname, item)} onNavigate={onNavigate} />
+              ))}
+            </Stack>
+          ))}
+        </Stack>
+      </ScrollArea>
+      <Divider />
+      <UnstyledButton onClick={onToggle} p="sm" aria-label={collapsed ? t('layout.expand') : t('layout.collapse')} visibleFrom="sm">
+        <Group gap="sm" justify={collapsed ? 'center' : 'flex-start'} c="dimmed">
+          {collapsed ? <IconLayoutSidebarLeftExpand size={20} stroke={1.6} /> : <IconLayoutSidebarLeftCollapse size={20} stroke={1.6} />}
+          {!collapsed && <Text size="sm">{t('layout.collapse')}</Text>}
+        </Group>
+      </UnstyledButton>
+    </Stack>
+  );
+}

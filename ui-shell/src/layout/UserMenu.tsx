@@ -1,0 +1,84 @@
+import { Avatar, Box, Group, Indicator, Menu, Text, UnstyledButton, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import { IconCheck, IconChevronDown, IconCircleFilled, IconLanguage, IconLogout, IconMoon, IconSun } from '@tabler/icons-react';
+import { useAtomValue } from 'jotai';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { api, sessionAtom, updateSession } from '@atende/ui-shell/sdk';
+import { LANGUAGES, changeLanguage, type LanguageCode } from '../i18n/index.ts';
+import { logout } from '../shell/logout.ts';
+
+function initials(name: string | undefined): string {
+  const parts = (name ?? '?').trim().split(/\s+/);
+  return ((parts[0]?.[0] ?? '?') + (parts.length > 1 ? parts[parts.length - 1]![0] : '')).toUpperCase();
+}
+
+/** Avatar with online status; status, language, dark mode and logout (UI.md "Navigation"). */
+export function UserMenu() {
+  const { t, i18n } = useTranslation();
+  const session = useAtomValue(sessionAtom);
+  const navigate = useNavigate();
+  const { setColorScheme } = useMantineColorScheme();
+  const scheme = useComputedColorScheme('light');
+  const [online, setOnline] = useState(true);
+  if (!session) return null;
+
+  const toggleDark = () => {
+    const isDark = scheme !== 'dark';
+    setColorScheme(isDark ? 'dark' : 'light');
+    updateSession({ configs: { ...session.configs, isDark } });
+    void api.put(`/users/${session.userId}/configs`, { isDark }, { background: true }).catch(() => undefined);
+  };
+  const toggleOnline = () => {
+    const next = !online;
+    api.put(`/usersIsOnline/${session.userId}`, { isOnline: next }, { silent: false })
+      .then(() => setOnline(next))
+      .catch(() => undefined);
+  };
+  const signOut = async () => {
+    await logout();
+    navigate('/login', { replace: true });
+  };
+
+  return (
+    <Menu width={260} position="bottom-end" shadow="md" withinPortal>
+      <Menu.Target>
+        <UnstyledButton aria-label={t('layout.userMenu')} px={6} py={4} style={{ borderRadius: 'var(--mantine-radius-md)' }}>
+          <Group gap="sm" wrap="nowrap">
+            <Indicator color={online ? 'teal' : 'gray'} offset={5} position="bottom-end" size={10} withBorder>
+              <Avatar radius="xl" color="brand" variant="filled" size={34}>{initials(session.username)}</Avatar>
+            </Indicator>
+            <Box visibleFrom="sm" maw={180}>
+              <Text size="sm" fw={600} truncate>{session.username}</Text>
+              <Text size="xs" c="dimmed" truncate>{t(`profiles.${session.profile}`)}</Text>
+            </Box>
+            <IconChevronDown size={14} stroke={1.6} />
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>{session.email}</Menu.Label>
+        <Menu.Item leftSection={<IconCircleFilled size={10} color={online ? 'var(--mantine-color-teal-6)' : 'var(--mantine-color-gray-5)'} />} onClick={toggleOnline}>
+          {online ? t('layout.statusOnline') : t('layout.statusOffline')}
+        </Menu.Item>
+        <Menu.Item leftSection={scheme === 'dark' ? <IconSun size={16} /> : <IconMoon size={16} />} onClick={toggleDark}>
+          {scheme === 'dark' ? t('layout.lightMode') : t('layout.darkMode')}
+        </Menu.Item>
+        <Menu.Sub position="left-start">
+          <Menu.Sub.Target>
+            <Menu.Sub.Item leftSection={<IconLanguage size={16} />}>{t('layout.language')}</Menu.Sub.Item>
+          </Menu.Sub.Target>
+          <Menu.Sub.Dropdown>
+            {LANGUAGES.map((l) => (
+              <Menu.Item key={l.code} onClick={() => void changeLanguage(l.code as LanguageCode)} rightSection={i18n.language === l.code ? <IconCheck size={14} /> : null}>
+                {l.label}
+              </Menu.Item>
+            ))}
+          </Menu.Sub.Dropdown>
+        </Menu.Sub>
+        <Menu.Divider />
+        <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={() => void signOut()}>{t('layout.logout')}</Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

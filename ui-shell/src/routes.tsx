@@ -1,0 +1,194 @@
+/**
+ * THE route table: every path and route name of the spec (core.md §2 and
+ * administration.md §2), with the menu key that guards it. Names and paths
+ * are part of the contract — change them only with the spec.
+ *
+ * A route renders, in order of preference:
+ *  1. `screen`: a screen of the shell itself (`src/screens/…`), or
+ *  2. the screen a loaded UI plugin declares for the same `path`
+ *     (`defineUiPlugin({ routes: [{ path, lazy }] })`), or
+ *  3. the NotFound page — never a placeholder.
+ * To add a shell screen later: create it under `src/screens/` and set
+ * `screen: () => import('./screens/<Name>.tsx')` on its entry here.
+ */
+import type { ComponentType } from 'react';
+
+/** Keys of the access map (`GET /api/me/access` → `menus`), named after the spec's menus (core.md §6). */
+export type MenuKey =
+  // all profiles
+  | 'dashboard' | 'tickets' | 'contacts' | 'massSend' | 'groups' | 'chat' | 'kanban' | 'tasks'
+  // supervisor adds
+  | 'channels' | 'reports' | 'queues' | 'teams' | 'quickMessages' | 'chatbot' | 'schedules' | 'birthdays'
+  | 'closing' | 'tags' | 'notes' | 'protocols' | 'evaluations' | 'businessHours' | 'campaigns'
+  // admin adds
+  | 'ticketPanel' | 'users' | 'wavoip' | 'api' | 'settings'
+  // superadmin
+  | 'monitor' | 'subscription' | 'tenants' | 'userTenants' | 'email' | 'plans' | 'payments' | 'tenantChannels'
+  | 'superadminApi' | 'update' | 'customize' | 'notification' | 'queuesTasks' | 'internalData' | 'terminal';
+
+export type ScreenLoader = () => Promise<{ default: ComponentType }>;
+
+export interface RouteDef {
+  /** Absolute hash path in react-router syntax (`/campanhas/:campanhaId`). */
+  path: string;
+  /** Route name of the spec (unique). */
+  name: string;
+  /** Menu key checked by the route guard; undefined = any logged-in user. */
+  menu?: MenuKey;
+  /** For a parent: its exact path redirects to this child path. */
+  redirect?: string;
+  /**
+   * The parent's screen wraps its children (tabs, the ticket list beside the
+   * chat) and must render `<Outlet />`; until a screen exists the children
+   * render on their own.
+   */
+  layout?: boolean;
+  /** The shell's own screen, when it has one. */
+  screen?: ScreenLoader;
+  children?: RouteDef[];
+}
+
+const child = (parent: string, segment: string, name: string, menu: MenuKey): RouteDef => ({ path: `${parent}/${segment}`, name, menu });
+
+const SETTINGS_CHILDREN: Array<[string, string]> = [
+  ['geral', 'geral'], ['webhooks', 'webhooks'], ['typebot', 'typebot'], ['dialogflow', 'dialogflow'],
+  ['chat-gpt', 'chat-gpt'], ['lm', 'lm'], ['ollama', 'ollama'], ['grok', 'grok'], ['gemini', 'gemini'],
+  ['deepseek', 'deepseek'], ['qwen', 'qwen'], ['claude', 'claude'], ['n8n', 'n8n'], ['dify', 'dify'],
+  // `lanes`, `sms` and `sessoes` also exist elsewhere: their names carry the parent to stay unique.
+  ['lanes', 'configuracoes-lanes'], ['motivos', 'motivos'], ['meta', 'meta'], ['variaveis', 'variaveis'],
+  ['sms', 'configuracoes-sms'], ['hub', 'hub'], ['wuzapi', 'wuzapi'], ['evolution', 'evolution'],
+  ['smtp', 'smtp'], ['pagamentos', 'pagamentos'], ['sessoes', 'configuracoes-sessoes'],
+];
+
+/** Routes inside the main layout (left rail + header). */
+export const MAIN_ROUTES: RouteDef[] = [
+  { path: '/home', name: 'home-dashboard', menu: 'dashboard' },
+  // superadmin areas
+  { path: '/tenants', name: 'tenants', menu: 'tenants' },
+  { path: '/tenantsPk', name: 'tenantsPk', menu: 'internalData' },
+  { path: '/tenantsQueue', name: 'tenantsQueue', menu: 'queuesTasks' },
+  { path: '/notificacao', name: 'notificacao', menu: 'notification' },
+  { path: '/terminal', name: 'terminal', menu: 'terminal' },
+  { path: '/customizar', name: 'customizar', menu: 'customize' },
+  { path: '/atualizar', name: 'atualizar', menu: 'update' },
+  { path: '/painel-atendimentos', name: 'painel-atendimentos', menu: 'ticketPanel' },
+  { path: '/sessoes', name: 'sessoes', menu: 'channels' },
+  { path: '/sessoestenants', name: 'sessoestenants', menu: 'tenantChannels' },
+  { path: '/pagamentostenants', name: 'pagamentostenants', menu: 'payments' },
+  { path: '/contatos', name: 'contatos', menu: 'contacts' },
+  { path: '/usuarios', name: 'usuarios', menu: 'users' },
+  { path: '/usuariotenants', name: 'usuariotenants', menu: 'userTenants' },
+  { path: '/auto-resposta', name: 'auto-resposta', menu: 'chatbot' },
+  { path: '/mensagens-rapidas', name: 'mensagens-rapidas', menu: 'quickMessages' },
+  { path: '/filas', name: 'filas', menu: 'queues' },
+  { path: '/planos', name: 'planos', menu: 'plans' },
+  { path: '/assinatura', name: 'assinatura', menu: 'subscription' },
+  { path: '/tenantApi', name: 'tenantApi', menu: 'superadminApi' },
+  { path: '/equipes', name: 'equipes', menu: 'teams' },
+  {
+    path: '/kanban', name: 'kanban', menu: 'kanban', layout: true, redirect: '/kanban/kanbans',
+    children: [child('/kanban', 'kanbans', 'kanbans', 'kanban'), child('/kanban', 'tags', 'tags', 'kanban')],
+  },
+  { path: '/tarefas', name: 'tarefas', menu: 'tasks' },
+  { path: '/notas', name: 'notas', menu: 'notes' },
+  { path: '/lanes', name: 'lanes', menu: 'kanban' },
+  {
+    path: '/configuracoes', name: 'configuracoes', menu: 'settings', layout: true, redirect: '/configuracoes/geral',
+    children: SETTINGS_CHILDREN.map(([segment, name]) => child('/configuracoes', segment, name, 'settings')),
+  },
+  {
+    path: '/configuracoesTenant', name: 'configuracoesTenant', menu: 'email', layout: true, redirect: '/configuracoesTenant/smtp-tenant',
+    children: [child('/configuracoesTenant', 'smtp-tenant', 'smtp-tenant', 'email')],
+  },
+  {
+    path: '/massa', name: 'massa', menu: 'massSend', layout: true, redirect: '/massa/template',
+    children: [
+      child('/massa', 'texto', 'texto', 'massSend'),
+      child('/massa', 'textovariavel', 'textovariavel', 'massSend'),
+      child('/massa', 'sms', 'massa-sms', 'massSend'),
+      child('/massa', 'template', 'template', 'massSend'),
+      child('/massa', 'template-variavel', 'template-variavel', 'massSend'),
+    ],
+  },
+  {
+    path: '/grupo', name: 'grupo', menu: 'groups', layout: true, redirect: '/grupo/massagrupos',
+    children: ['banlist', 'wordlist', 'saudacao', 'despedida', 'massagrupos', 'massagrupos2', 'massausuarios'].map((s) => child('/grupo', s, s, 'groups')),
+  },
+  { path: '/etiquetas', name: 'etiquetas', menu: 'tags' },
+  { path: '/monitor', name: 'monitor', menu: 'monitor' },
+  { path: '/agendamentos', name: 'agendamentos', menu: 'schedules' },
+  { path: '/aniversarios', name: 'aniversarios', menu: 'birthdays' },
+  { path: '/fechamento', name: 'fechamento', menu: 'closing' },
+  { path: '/protocolos', name: 'protocolos', menu: 'protocols' },
+  { path: '/wavoip', name: 'wavoip', menu: 'wavoip' },
+  {
+    path: '/avaliacoes', name: 'avaliacoes', menu: 'evaluations', layout: true, redirect: '/avaliacoes/listar',
+    children: [child('/avaliacoes', 'listar', 'listar', 'evaluations'), child('/avaliacoes', 'configurar', 'configurar', 'evaluations')],
+  },
+  { path: '/campanhas', name: 'campanhas', menu: 'campaigns' },
+  { path: '/campanhas/:campanhaId', name: 'contatos-campanha', menu: 'campaigns' },
+  { path: '/horario-atendimento', name: 'horarioAtendimento', menu: 'businessHours' },
+  { path: '/api-service', name: 'api-service', menu: 'api' },
+  {
+    // The list is the parent's own screen; the builder is a sibling page.
+    path: '/chat-flow', name: 'chat-flow', menu: 'chatbot',
+    children: [child('/chat-flow', 'builder', 'chat-flow-builder', 'chatbot')],
+  },
+  { path: '/configuracoesbloqueio', name: 'configuracoesbloqueio', menu: 'settings' },
+];
+
+/** Routes outside the main layout that still need login. */
+export const STANDALONE_ROUTES: RouteDef[] = [
+  { path: '/chat-privado', name: 'chat-privado', menu: 'chat' },
+  {
+    path: '/relatorios', name: 'relatorios', menu: 'reports',
+    children: [
+      'estatisticas-atendimentos-usuarios', 'lista-contatos', 'contatos-por-etiquetas', 'contatos-por-estado',
+      'contatos-por-kanban', 'contatos-por-carteira', 'atendimentos-por-parametros',
+    ].map((s) => child('/relatorios', s, s, 'reports')),
+  },
+  {
+    path: '/atendimento', name: 'atendimento', menu: 'tickets', layout: true,
+    children: [
+      // `pageNumber` and the `timestamp` query value of the spec travel as search params.
+      child('/atendimento', ':ticketId', 'chat', 'tickets'),
+      child('/atendimento', 'contatos', 'chat-contatos', 'tickets'),
+    ],
+  },
+  // The spec declares the empty chat as the absolute child `/chats/` of
+  // atendimento; react-router cannot nest an absolute path under another one.
+  { path: '/chats', name: 'chat-empty', menu: 'tickets' },
+];
+
+/** Routes reachable without login. */
+export const PUBLIC_ROUTES: RouteDef[] = [
+  { path: '/login', name: 'login', screen: () => import('./screens/Login.tsx') },
+  { path: '/signup', name: 'signup', screen: () => import('./screens/Signup.tsx') },
+  { path: '/reset/:token', name: 'reset', screen: () => import('./screens/ResetPassword.tsx') },
+];
+
+/** `/`: superadmin → assinatura, everyone else → contatos (core.md §2). */
+export const ROOT_ROUTE = { path: '/', name: 'root' } as const;
+
+/** Every route of the table, parents and children, in declaration order. */
+export function allRoutes(): RouteDef[] {
+  const out: RouteDef[] = [];
+  const walk = (defs: RouteDef[]) => defs.forEach((d) => {
+    out.push(d);
+    if (d.children) walk(d.children);
+  });
+  walk([...MAIN_ROUTES, ...STANDALONE_ROUTES, ...PUBLIC_ROUTES]);
+  return out;
+}
+
+/** Looks a route up by its spec name. */
+export function routeByName(name: string): RouteDef | undefined {
+  return allRoutes().find((r) => r.name === name);
+}
+
+/** Builds a hash path from a route name and params (`pathFor('chat', {ticketId: 5})` → `/atendimento/5`). */
+export function pathFor(name: string, params: Record<string, string | number> = {}): string {
+  const def = routeByName(name);
+  if (!def) throw new Error(`Unknown route name ${name}`);
+  return def.path.replace(/:(\w+)/g, (_, k: string) => encodeURIComponent(String(params[k] ?? '')));
+}

@@ -1,0 +1,75 @@
+/**
+ * Route guard (core.md §6): login required; superadmin bypasses menus; a
+ * route whose menu (or name) is hidden says 'Acesso negado' and goes to
+ * /contatos; a blocked tenant only reaches its settings.
+ */
+import i18next from 'i18next';
+import { redirect, type LoaderFunction } from 'react-router-dom';
+import { accessQuery, getSession, notify, queryClient, type AccessInfo } from '@atende/ui-shell/sdk';
+import type { RouteDef } from '../routes.tsx';
+import { logout } from './logout.ts';
+import { pluginsReady } from './plugins.ts';
+
+/** What a guarded route's loader hands to its element. */
+export interface GuardResult {
+  /** Set only for /contatos itself: redirecting there again would loop. */
+  denied?: boolean;
+}
+
+const DENIED_FALLBACK = '/contatos';
+const BLOCKED_HOME = '/configuracoesbloqueio';
+
+/** The menu key guarding a path: the server's route map first, then the first segment, then the table. */
+export function menuKeyFor(def: RouteDef, access: AccessInfo, pluginMenu?: string): string | undefined {
+  const first = `/${def.path.split('/')[1] ?? ''}`;
+  return access.routes?.[def.path] ?? access.routes?.[first] ?? pluginMenu ?? def.menu;
+}
+
+export function isDenied(def: RouteDef, access: AccessInfo, pluginMenu?: string): boolean {
+  if (access.superadmin) return false;
+  const key = menuKeyFor(def, access, pluginMenu);
+  return (key !== undefined && access.menus?.[key] === false) || access.menus?.[def.name] === false;
+}
+
+/** Sends a logged-out visitor to the login page. */
+export function requireLogin(): void {
+  if (!getSession()) {
+    notify.warning(i18next.t('session.loginRequired'));
+    throw redirect('/login');
+  }
+}
+
+/** Builds the loader guarding one table route. */
+export function guardLoader(def: RouteDef): LoaderFunction {
+  return async (): Promise<GuardResult> => {
+    requireLogin();
+    const access = await queryClient.ensureQueryData(accessQuery);
+    if (!access.superadmin && access.tenant && ['inactive', 'disabled'].includes(String(access.tenant.status))) {
+      // core.md §4: an inactive tenant produces a warning and a logout.
+      notify.warning(i18next.t('errors.ERR_TENANT_INACTIVE'));
+      await logout({ silent: true });
+      throw redirect('/login');
+    }
+    if (def.name === 'home-dashboard' && access.superadmin) throw redirect('/tenants');
+    if (access.superadmin) return {};
+    if (access.tenant?.blocked && def.path !== BLOCKED_HOME) {
+      // core.md §6: a blocked tenant sees only settings.
+      notify.warning(i18next.t('session.accessDenied'));
+      throw redirect(BLOCKED_HOME);
+    }
+    const pluginMenu = (await pluginsReady()).routeFor(def.path)?.route.menu;
+    if (isDenied(def, access, pluginMenu)) {
+      if (def.path === DENIED_FALLBACK) return { denied: true };
+      notify.warning(i18next.t('session.accessDenied'));
+      throw redirect(DENIED_FALLBACK);
+    }
+    return {};
+  };
+}
+
+/** `/`: superadmin → /assinatura, others → /contatos; logged out → /login without a warning. */
+export const rootRedirect: LoaderFunction = () => {
+  const session = getSession();
+  if (!session) throw redirect('/login');
+  throw redirect(session.profile === 'superadmin' ? '/assinatura' : '/contatos');
+};

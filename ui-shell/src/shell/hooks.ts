@@ -1,0 +1,144 @@
+/** Page-wide behaviours of the spec that are not tied to one screen. */
+import { useMantineColorScheme } from '@mantine/core';
+import { useAtomValue, useSetAtom } from 'jotai';
+import { useEffect } from 'react';
+import {
+  accessQuery,
+  api,
+  cacheSystemColors,
+  loginEpochAtom,
+  queryClient,
+  realtime,
+  sessionAtom,
+  systemColorsAtom,
+  updateSession,
+  type Profile,
+  type SystemColorMap,
+  type UserConfigs,
+} from '@atende/ui-shell/sdk';
+
+/** core.md §9: one tick every 30 s; 7200 ticks without mouse or keyboard → reload. */
+export const INACTIVITY_TICK_MS = 30_000;
+export const INACTIVITY_MAX_TICKS = 7200;
+
+export function useInactivityReload(): void {
+  useEffect(() => {
+    let ticks = 0;
+    const reset = () => {
+      ticks = 0;
+    };
+    const events = ['mousemove', 'mousedown', 'keydown', 'touchstart', 'wheel'] as const;
+    events.forEach((e) => window.addEventListener(e, reset, { passive: true }));
+    const timer = setInterval(() => {
+      ticks += 1;
+      if (ticks >= INACTIVITY_MAX_TICKS) window.location.reload();
+    }, INACTIVITY_TICK_MS);
+    return () => {
+      clearInterval(timer);
+      events.forEach((e) => window.removeEventListener(e, reset));
+    };
+  }, []);
+}
+
+/** Tenant colours at start (`GET /api/publicSystemColors`), cached locally; a failure is only logged. */
+export function useSystemColors(): void {
+  const setColors = useSetAtom(systemColorsAtom);
+  useEffect(() => {
+    api.get<SystemColorMap[] | SystemColorMap>('/publicSystemColors', { background: true })
+      .then((answer) => {
+        const maps = Array.isArray(answer) ? answer : [answer];
+        const colors: Record<string, string> = {};
+        for (const m of maps) {
+          if (m && typeof m === 'object') {
+            for (const [k, v] of Object.entries(m)) if (typeof v === 'string') colors[k] = v;
+          }
+        }
+        setColors(colors);
+        cacheSystemColors(colors);
+        // Non-primary colours stay reachable from CSS for screens that use them.
+        for (const [k, v] of Object.entries(colors)) document.documentElement.style.setProperty(`--atende-${k}`, v);
+      })
+      .catch((e) => console.warn('publicSystemColors failed', e));
+  }, [setColors]);
+}
+
+/** A new build on the server (`GET /api/check-version/` every 60 s) reloads the page. */
+export function useVersionCheck(everyMs = 60_000): void {
+  useEffect(() => {
+    let known: string | undefined;
+    const check = () => {
+      api.get<{ version?: string }>('/check-version/', { background: true })
+        .then((answer) => {
+          const v = answer?.version;
+          if (!v) return;
+          if (known && v !== known) window.location.reload();
+          known = v;
+        })
+        .catch(() => undefined);
+    };
+    check();
+    const timer = setInterval(check, everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+}
+
+interface UserAnswer {
+  name?: string;
+  email?: string;
+  profile?: Profile;
+  queues?: unknown[];
+  configs?: UserConfigs;
+  blockWavoip?: boolean;
+  whatsappAllowed?: unknown[];
+}
+
+/** core.md §7: for non-`user` profiles the current user is refetched every 30 s. */
+export function useCurrentUserRefresh(): void {
+  const session = useAtomValue(sessionAtom);
+  const userId = session?.userId;
+  const profile = session?.profile;
+  useEffect(() => {
+    if (!userId || !profile || profile === 'user') return;
+    const timer = setInterval(() => {
+      api.get<UserAnswer>(`/users/${userId}`, { background: true })
+        .then((u) => {
+          const patch: Parameters<typeof updateSession>[0] = {};
+          if (u.name) patch.username = u.name;
+          if (u.email) patch.email = u.email;
+          if (u.profile) patch.profile = u.profile;
+          if (u.queues) patch.queues = u.queues;
+          if (u.configs) patch.configs = u.configs;
+          if (typeof u.blockWavoip === 'boolean') patch.blockWavoip = u.blockWavoip;
+          if (u.whatsappAllowed) patch.whatsappAllowed = u.whatsappAllowed;
+          updateSession(patch);
+          // A changed profile changes what the user may open.
+          if (u.profile && u.profile !== profile) void queryClient.invalidateQueries({ queryKey: accessQuery.queryKey });
+        })
+        .catch(() => undefined);
+    }, 30_000);
+    return () => clearInterval(timer);
+  }, [userId, profile]);
+}
+
+/** The real-time connection follows the session. */
+export function useRealtimeConnection(): void {
+  const loggedIn = useAtomValue(sessionAtom) !== null;
+  const epoch = useAtomValue(loginEpochAtom);
+  useEffect(() => {
+    if (!loggedIn) return;
+    realtime.start();
+    return () => realtime.stop();
+  }, [loggedIn, epoch]);
+}
+
+/** Applies the user's saved dark-mode choice when a session starts. */
+export function useUserColorScheme(): void {
+  const epoch = useAtomValue(loginEpochAtom);
+  const session = useAtomValue(sessionAtom);
+  const { setColorScheme } = useMantineColorScheme();
+  const isDark = session?.configs?.isDark;
+  useEffect(() => {
+    if (typeof isDark === 'boolean') setColorScheme(isDark ? 'dark' : 'light');
+    // Only at session start: later toggles are the user's own action.
+  }, [epoch, session?.userId]);
+}

@@ -1,0 +1,140 @@
+/**
+ * Run-time registration of UI plugin remotes. Nothing is declared at build
+ * time: after login the shell asks `GET /api/plugins/ui` which remotes this
+ * user may load, registers them with the federation runtime
+ * (`/plugins/<id>/mf-manifest.json`) and loads each remote's `./plugin`
+ * module — a tiny `defineUiPlugin(...)` object whose screens stay lazy.
+ */
+import { loadRemote, registerRemotes } from '@module-federation/runtime';
+import {
+  REMOTE_EXPOSE,
+  api,
+  atendeStore,
+  getSession,
+  loginEpochAtom,
+  registerPluginLocales,
+  remoteName,
+  uiPluginsAtom,
+  type UiPluginDefinition,
+  type UiPluginRoute,
+} from '@atende/ui-shell/sdk';
+import { allRoutes } from '../routes.tsx';
+import { withTimeout } from './timeout.ts';
+
+/** One remote offered to the user. */
+export interface RemoteEntry {
+  id: string;
+  /** Manifest URL; defaults to `/plugins/<id>/mf-manifest.json`. */
+  entry?: string;
+  /** Routes the remote provides, when the server says so: lets a failed remote show an error box on them. */
+  routes?: string[];
+}
+
+export interface PluginSnapshot {
+  plugins: UiPluginDefinition[];
+  failed: Array<{ id: string; error: string; routes: string[] }>;
+  /** The plugin screen for a table path, if any. */
+  routeFor(path: string): { plugin: UiPluginDefinition; route: UiPluginRoute } | undefined;
+  /** The failed remote that declared this path, if any. */
+  failureFor(path: string): { id: string; error: string } | undefined;
+}
+
+const EMPTY: PluginSnapshot = { plugins: [], failed: [], routeFor: () => undefined, failureFor: () => undefined };
+
+/** Accepts `[{id, entry?, routes?|menus?}]`, `['id']` or `{plugins: [...]}`. */
+export function normaliseEntries(answer: unknown): RemoteEntry[] {
+  const list = Array.isArray(answer) ? answer : answer && typeof answer === 'object' && Array.isArray((answer as { plugins?: unknown }).plugins) ? (answer as { plugins: unknown[] }).plugins : [];
+  const out: RemoteEntry[] = [];
+  for (const item of list) {
+    if (typeof item === 'string') out.push({ id: item });
+    else if (item && typeof item === 'object' && typeof (item as { id?: unknown }).id === 'string') {
+      const o = item as { id: string; entry?: unknown; routes?: unknown; menus?: unknown };
+      const routes = Array.isArray(o.routes)
+        ? o.routes.filter((r): r is string => typeof r === 'string')
+        : Array.isArray(o.menus)
+          ? o.menus.map((m) => (m && typeof m === 'object' ? (m as { route?: unknown }).route : undefined)).filter((r): r is string => typeof r === 'string')
+          : [];
+      out.push({ id: o.id, entry: typeof o.entry === 'string' ? o.entry : undefined, routes });
+    }
+  }
+  return out;
+}
+
+const registered = new Set<string>();
+
+function snapshotOf(plugins: UiPluginDefinition[], failed: PluginSnapshot['failed']): PluginSnapshot {
+  const known = new Set(allRoutes().map((r) => r.path));
+  const byPath = new Map<string, { plugin: UiPluginDefinition; route: UiPluginRoute }>();
+  for (const plugin of plugins) {
+    for (const route of plugin.routes) {
+      if (!known.has(route.path)) {
+        console.warn(`UI plugin ${plugin.id}: route ${route.path} is not in the route table; ignored`);
+      } else if (byPath.has(route.path)) {
+        console.warn(`UI plugin ${plugin.id}: route ${route.path} already provided by ${byPath.get(route.path)!.plugin.id}; ignored`);
+      } else {
+        byPath.set(route.path, { plugin, route });
+      }
+    }
+  }
+  return {
+    plugins,
+    failed,
+    routeFor: (path) => byPath.get(path),
+    failureFor: (path) => failed.find((f) => f.routes.includes(path)),
+  };
+}
+
+async function loadAll(): Promise<PluginSnapshot> {
+  atendeStore.set(uiPluginsAtom, { status: 'loading', plugins: [], failed: [] });
+  let entries: RemoteEntry[] = [];
+  try {
+    entries = normaliseEntries(await api.get<unknown>('/plugins/ui', { background: true }));
+  } catch (e) {
+    // Without the list the shell still works: plugin routes show NotFound.
+    console.warn('Could not list UI plugins', e);
+  }
+  const fresh = entries.filter((e) => !registered.has(e.id));
+  if (fresh.length) {
+    registerRemotes(fresh.map((e) => ({ name: remoteName(e.id), entry: e.entry ?? `/plugins/${e.id}/mf-manifest.json` })));
+    fresh.forEach((e) => registered.add(e.id));
+  }
+  const results = await Promise.allSettled(
+    entries.map(async (e) => {
+      const mod = await withTimeout(loadRemote<{ default: UiPluginDefinition }>(`${remoteName(e.id)}/${REMOTE_EXPOSE.slice(2)}`));
+      const def = mod?.default;
+      if (!def || !Array.isArray(def.routes)) throw new Error(`Remote ${e.id} does not default-export defineUiPlugin(...)`);
+      registerPluginLocales(def);
+      return def;
+    }),
+  );
+  const plugins: UiPluginDefinition[] = [];
+  const failed: PluginSnapshot['failed'] = [];
+  results.forEach((r, i) => {
+    const entry = entries[i]!;
+    if (r.status === 'fulfilled') plugins.push(r.value);
+    else {
+      console.error(`UI plugin ${entry.id} failed to load`, r.reason);
+      failed.push({ id: entry.id, error: r.reason instanceof Error ? r.reason.message : String(r.reason), routes: entry.routes ?? [] });
+    }
+  });
+  atendeStore.set(uiPluginsAtom, { status: 'ready', plugins, failed: failed.map(({ id, error }) => ({ id, error })) });
+  return snapshotOf(plugins, failed);
+}
+
+let loadedFor: number | undefined;
+let current: Promise<PluginSnapshot> = Promise.resolve(EMPTY);
+
+/**
+ * The plugins of the current session, loading them on first use after each
+ * login. Resolves to an empty snapshot when logged out, so a route resolved
+ * before login never waits forever.
+ */
+export function pluginsReady(): Promise<PluginSnapshot> {
+  if (!getSession()) return Promise.resolve(EMPTY);
+  const epoch = atendeStore.get(loginEpochAtom);
+  if (loadedFor !== epoch) {
+    loadedFor = epoch;
+    current = loadAll();
+  }
+  return current;
+}
