@@ -40,7 +40,10 @@ export interface BuildOptions {
 }
 
 export function createLogger(config: Pick<AtendeConfig, 'logLevel'>): Logger {
-  return pino({ level: config.logLevel, redact: { paths: ['req.headers.authorization', '*.password', '*.token', '*.refreshToken'], censor: '[redacted]' } });
+  const redact = { paths: ['req.headers.authorization', '*.password', '*.token', '*.refreshToken'], censor: '[redacted]' };
+  // A person at a terminal gets readable lines; a service manager or log collector gets JSON.
+  if (process.stdout.isTTY) return pino({ level: config.logLevel, redact, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } });
+  return pino({ level: config.logLevel, redact });
 }
 
 /** Kernel migration modules in dependency order, then each plugin's in plugin dependency order. */

@@ -79,6 +79,9 @@ export const ERRORS = {
   ERR_FILE_REJECTED: e(400, 'Arquivo recusado: tamanho ou tipo não permitido', 'File rejected: size or type not allowed'),
   ERR_FILE_TOO_LARGE: e(413, 'Arquivo muito grande', 'File too large'),
   ERR_DELETE_USER: e(400, 'Não é possível deletar o usuário', 'The user cannot be deleted'),
+  ERR_LAST_ADMIN: e(400, 'O último administrador ativo da empresa não pode ser rebaixado nem desativado', 'The last active administrator of the company cannot be demoted or disabled'),
+  ERR_SMTP_SEND: e(502, 'Não foi possível enviar o e-mail: {details}', 'Could not send the email: {details}'),
+  ERR_SMTP_NOT_CONFIGURED: e(400, 'Nenhum servidor SMTP configurado', 'No SMTP server configured'),
   ERR_SETTINGS_CONFLICT: e(400, 'Estas opções não podem ser combinadas: ocultar tickets atribuídos a outros, ocultar tickets do chatbot e mostrar tickets sem usuário ou fila', 'These options cannot be combined: hide tickets assigned to others, hide chatbot tickets and show tickets without user or queue'),
   // --- contacts and catalogue (tags, queues, quick messages) ---
   ERR_INVALID_NUMBER: e(400, 'Número inválido: informe o número com o código do país (ex.: 5511987654321)', 'Invalid number: enter the number with its country code (e.g. 5511987654321)'),
@@ -96,6 +99,8 @@ export const ERRORS = {
   ERR_QR_CODE: e(502, 'Error generating QR code', 'Error generating QR code'),
   ERR_SYNC_MESSAGES: e(502, 'Error syncing messages', 'Error syncing messages'),
   ERR_TRANSFER_CHANNEL: e(400, 'Error transferring channel', 'Error transferring channel'),
+  ERR_CHANNEL_NOT_SUPPORTED: e(400, 'Este tipo de canal não oferece {feature}', 'This channel type does not offer {feature}'),
+  ERR_CHANNEL_NAME_LOCKED: e(400, 'O nome deste canal não pode ser alterado depois de criado', 'This channel name cannot be changed after creation'),
   ERR_INVALID_JSON: e(400, 'The entered JSON format is invalid...', 'The entered JSON format is invalid...'),
   ERR_UPDATE_FILE: e(400, 'Only the update_rapido.zip file is allowed.', 'Only the update_rapido.zip file is allowed.'),
   ERR_LINE_BUSY: e(409, 'Linha ocupada, tente mais tarde ou faça um upgrade', 'Line busy, try later or upgrade'),

@@ -62,7 +62,7 @@ const SETTINGS_CHILDREN: Array<[string, string]> = [
 
 /** Routes inside the main layout (left rail + header). */
 export const MAIN_ROUTES: RouteDef[] = [
-  { path: '/home', name: 'home-dashboard', menu: 'dashboard' },
+  { path: '/home', name: 'home-dashboard', menu: 'dashboard', screen: () => import('./screens/admin/dashboard/DashboardPage.tsx') },
   // superadmin areas
   { path: '/tenants', name: 'tenants', menu: 'tenants' },
   { path: '/tenantsPk', name: 'tenantsPk', menu: 'internalData' },
@@ -71,16 +71,16 @@ export const MAIN_ROUTES: RouteDef[] = [
   { path: '/terminal', name: 'terminal', menu: 'terminal' },
   { path: '/customizar', name: 'customizar', menu: 'customize' },
   { path: '/atualizar', name: 'atualizar', menu: 'update' },
-  { path: '/painel-atendimentos', name: 'painel-atendimentos', menu: 'ticketPanel' },
+  { path: '/painel-atendimentos', name: 'painel-atendimentos', menu: 'ticketPanel', screen: () => import('./screens/admin/panel/TicketPanelPage.tsx') },
   { path: '/sessoes', name: 'sessoes', menu: 'channels' },
   { path: '/sessoestenants', name: 'sessoestenants', menu: 'tenantChannels' },
   { path: '/pagamentostenants', name: 'pagamentostenants', menu: 'payments' },
-  { path: '/contatos', name: 'contatos', menu: 'contacts' },
-  { path: '/usuarios', name: 'usuarios', menu: 'users' },
+  { path: '/contatos', name: 'contatos', menu: 'contacts', screen: () => import('./screens/admin/contacts/ContactsPage.tsx') },
+  { path: '/usuarios', name: 'usuarios', menu: 'users', screen: () => import('./screens/admin/users/UsersPage.tsx') },
   { path: '/usuariotenants', name: 'usuariotenants', menu: 'userTenants' },
   { path: '/auto-resposta', name: 'auto-resposta', menu: 'chatbot' },
-  { path: '/mensagens-rapidas', name: 'mensagens-rapidas', menu: 'quickMessages' },
-  { path: '/filas', name: 'filas', menu: 'queues' },
+  { path: '/mensagens-rapidas', name: 'mensagens-rapidas', menu: 'quickMessages', screen: () => import('./screens/admin/catalog/QuickMessagesScreen.tsx') },
+  { path: '/filas', name: 'filas', menu: 'queues', screen: () => import('./screens/admin/catalog/QueuesScreen.tsx') },
   { path: '/planos', name: 'planos', menu: 'plans' },
   { path: '/assinatura', name: 'assinatura', menu: 'subscription' },
   { path: '/tenantApi', name: 'tenantApi', menu: 'superadminApi' },
@@ -94,7 +94,10 @@ export const MAIN_ROUTES: RouteDef[] = [
   { path: '/lanes', name: 'lanes', menu: 'kanban' },
   {
     path: '/configuracoes', name: 'configuracoes', menu: 'settings', layout: true, redirect: '/configuracoes/geral',
-    children: SETTINGS_CHILDREN.map(([segment, name]) => child('/configuracoes', segment, name, 'settings')),
+    screen: () => import('./screens/admin/settings/SettingsLayout.tsx'),
+    children: SETTINGS_CHILDREN.map(([segment, name]) => segment === 'geral'
+      ? { ...child('/configuracoes', segment, name, 'settings'), screen: () => import('./screens/admin/settings/GeneralSettings.tsx') }
+      : child('/configuracoes', segment, name, 'settings')),
   },
   {
     path: '/configuracoesTenant', name: 'configuracoesTenant', menu: 'email', layout: true, redirect: '/configuracoesTenant/smtp-tenant',
@@ -114,7 +117,7 @@ export const MAIN_ROUTES: RouteDef[] = [
     path: '/grupo', name: 'grupo', menu: 'groups', layout: true, redirect: '/grupo/massagrupos',
     children: ['banlist', 'wordlist', 'saudacao', 'despedida', 'massagrupos', 'massagrupos2', 'massausuarios'].map((s) => child('/grupo', s, s, 'groups')),
   },
-  { path: '/etiquetas', name: 'etiquetas', menu: 'tags' },
+  { path: '/etiquetas', name: 'etiquetas', menu: 'tags', screen: () => import('./screens/admin/catalog/TagsScreen.tsx') },
   { path: '/monitor', name: 'monitor', menu: 'monitor' },
   { path: '/agendamentos', name: 'agendamentos', menu: 'schedules' },
   { path: '/aniversarios', name: 'aniversarios', menu: 'birthdays' },
@@ -149,15 +152,16 @@ export const STANDALONE_ROUTES: RouteDef[] = [
   },
   {
     path: '/atendimento', name: 'atendimento', menu: 'tickets', layout: true,
+    screen: () => import('./screens/tickets/TicketsScreen.tsx'),
     children: [
       // `pageNumber` and the `timestamp` query value of the spec travel as search params.
-      child('/atendimento', ':ticketId', 'chat', 'tickets'),
-      child('/atendimento', 'contatos', 'chat-contatos', 'tickets'),
+      { ...child('/atendimento', ':ticketId', 'chat', 'tickets'), screen: () => import('./screens/tickets/ChatScreen.tsx') },
+      { ...child('/atendimento', 'contatos', 'chat-contatos', 'tickets'), screen: () => import('./screens/tickets/ContactsMode.tsx') },
     ],
   },
   // The spec declares the empty chat as the absolute child `/chats/` of
   // atendimento; react-router cannot nest an absolute path under another one.
-  { path: '/chats', name: 'chat-empty', menu: 'tickets' },
+  { path: '/chats', name: 'chat-empty', menu: 'tickets', screen: () => import('./screens/tickets/TicketsScreen.tsx') },
 ];
 
 /** Routes reachable without login. */

@@ -2,9 +2,15 @@ import type { EntitySchema } from '@mikro-orm/core';
 import type { FastifyInstance } from 'fastify';
 import type { Kernel } from '../kernel.ts';
 import type { MigrationDef } from '../sdk/types.ts';
-import { Setting, Tenant, TenantPlugin, tenancyMigrations } from './tenancy/entities.ts';
+import { Plan, Setting, Tenant, TenantPlugin, tenancyMigrations } from './tenancy/entities.ts';
+import { tenancyRoutes } from './tenancy/routes.ts';
 import { User, identityMigrations } from './identity/entities.ts';
-import { sessionMigrations } from './identity/tokens.ts';
+import { authMigrations, sessionMigrations } from './identity/tokens.ts';
+import { authRoutes } from './identity/auth-routes.ts';
+import { userRoutes } from './identity/user-routes.ts';
+import { accessRoutes } from './access/routes.ts';
+import { mailMigrations } from './mail/mailer.ts';
+import { mailRoutes } from './mail/routes.ts';
 import { platformRoutes } from './platform/routes.ts';
 import { realtimeRoutes } from '../realtime/routes.ts';
 import { Channel, Contact, Queue, QuickMessage, Tag } from './conversations/entities.ts';
@@ -12,6 +18,7 @@ import { conversationMigrations } from './conversations/migrations.ts';
 import { conversationRoutes } from './conversations/routes.ts';
 import { catalogModule } from './catalog/index.ts';
 import { contactsModule } from './contacts/index.ts';
+import { dashboardModule } from './dashboard/routes.ts';
 
 export interface KernelModule {
   name: string;
@@ -22,11 +29,22 @@ export interface KernelModule {
 
 /** Kernel modules in dependency order: their migrations run in this order, before any plugin's. */
 export const kernelModules: KernelModule[] = [
-  { name: 'tenancy', entities: [Tenant, TenantPlugin, Setting], migrations: tenancyMigrations },
-  { name: 'identity', entities: [User], migrations: [...identityMigrations, ...sessionMigrations] },
+  { name: 'tenancy', entities: [Tenant, TenantPlugin, Setting, Plan], migrations: tenancyMigrations, routes: tenancyRoutes },
+  {
+    name: 'identity',
+    entities: [User],
+    migrations: [...identityMigrations, ...sessionMigrations, ...authMigrations],
+    routes: async (app, kernel) => {
+      await authRoutes(app, kernel);
+      await userRoutes(app, kernel);
+    },
+  },
+  { name: 'mail', entities: [], migrations: mailMigrations, routes: mailRoutes },
+  { name: 'access', entities: [], migrations: [], routes: accessRoutes },
   { name: 'platform', entities: [], migrations: [], routes: platformRoutes },
   { name: 'realtime', entities: [], migrations: [], routes: realtimeRoutes },
   { name: 'conversations', entities: [Queue, Tag, QuickMessage, Contact, Channel], migrations: conversationMigrations, routes: conversationRoutes },
   catalogModule,
   contactsModule,
+  dashboardModule,
 ];

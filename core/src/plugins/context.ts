@@ -4,6 +4,7 @@ import type { PluginContext, PluginDefinition } from '../sdk/types.ts';
 import { AppError } from '../errors.ts';
 import { ingestInbound, applyAck } from '../modules/conversations/ingest.ts';
 import { findChannel, setChannelStatus, channelRuntime } from '../modules/conversations/channels.ts';
+import { authState, channelSessions } from '../modules/channels/sessions.ts';
 
 /**
  * Mounts a plugin: its routes live under `/api/plugins/<id>` (`ctx.http`) or,
@@ -90,7 +91,10 @@ export function makePluginContext(http: FastifyInstance, api: FastifyInstance, k
       find: (channelId) => findChannel(kernel, channelId),
       setStatus: (tenantId, channelId, status, extra) => setChannelStatus(kernel, tenantId, channelId, status, extra),
       runtime: channelRuntime(kernel),
+      sessions: channelSessions(kernel),
+      authState: (channelId) => authState(kernel, channelSessions(kernel), channelId),
     },
+    storage: { save: (tenantId, name, mimetype, stream) => kernel.storage.save(tenantId, name, mimetype, stream) },
     messages: {
       ingest: (msg) => ingestInbound(kernel, msg),
       ack: (tenantId, channelId, providerId, status, reason) => applyAck(kernel, tenantId, channelId, providerId, status, reason),

@@ -21,6 +21,12 @@ export interface ChannelCapabilities {
   pairingCode: boolean;
   historyImport: boolean;
   readReceipts: boolean;
+  /**
+   * The adapter routes its provider traffic through the channel's proxy
+   * (`ChannelRecord.proxy`). The kernel refuses to save `proxy.use = true`
+   * for a channel whose adapter does not, rather than silently ignore it.
+   */
+  proxy?: boolean;
 }
 
 export type ChannelStatus = 'qrcode' | 'opening' | 'connected' | 'disconnected' | 'pairingTimeout';
@@ -35,6 +41,8 @@ export interface ChannelRecord {
   status: ChannelStatus | string;
   config: Record<string, unknown>;
   secrets: Record<string, unknown>;
+  /** The channel's proxy, when the admin turned it on (`secrets.proxyPassword` holds the password). */
+  proxy?: { url: string; user?: string | null; password?: string | null } | null;
 }
 
 export interface OutboundMedia {
@@ -88,6 +96,12 @@ export interface InboundMessage {
   timestamp?: Date;
   quotedProviderId?: string;
   data?: Record<string, unknown>;
+  /**
+   * Imported history (`syncHistory`): stored as `synced`, without unread
+   * counts, real-time events or after-inbound hooks, so an import never
+   * triggers bots, absence messages or closing keywords for old messages.
+   */
+  history?: boolean;
 }
 
 export interface IngestResult {
@@ -104,7 +118,51 @@ export type AckStatus = 'sent' | 'delivered' | 'read' | 'failed';
 export interface ChannelRuntime {
   ingest(msg: InboundMessage): Promise<IngestResult>;
   ack(tenantId: number, channelId: number, providerId: string, status: AckStatus, reason?: string): Promise<boolean>;
-  setStatus(tenantId: number, channelId: number, status: ChannelStatus, extra?: { qrcode?: string | null; number?: string | null; retries?: number }): Promise<void>;
+  setStatus(tenantId: number, channelId: number, status: ChannelStatus, extra?: ChannelStatusExtra): Promise<void>;
+}
+
+/** What may accompany a status change; every field is kept on the channel row and pushed live. */
+export interface ChannelStatusExtra {
+  /** The QR code to scan (status `qrcode`); `null` clears it. */
+  qrcode?: string | null;
+  /** The account's own number or handle, once known. */
+  number?: string | null;
+  /** Consecutive reconnection attempts; `0` once connected again. */
+  retries?: number;
+  /** Why the channel is not connected, shown to the admin; cleared automatically on `connected`. */
+  error?: string | null;
+}
+
+/** What `POST /messages/syncOld` asks an adapter to import. */
+export interface HistorySyncRequest {
+  /** Only messages at or after / before these instants. */
+  from?: Date;
+  to?: Date;
+  /** At most this many messages per conversation (the user's choice; always positive). */
+  limitPerChat?: number;
+  /** Include group conversations. */
+  groups: boolean;
+  /** Include messages the account itself sent from its devices (`fromMe`). */
+  deviceMessages: boolean;
+  /** Only this person's conversation (`/messages/syncOldByUser`). */
+  contact?: { kind: string; externalId: string };
+}
+
+/** Where an adapter hands imported messages; the kernel stores each like `ingest` with `history: true`. */
+export interface HistorySink {
+  ingest(msg: Omit<InboundMessage, 'history' | 'tenantId' | 'channelId'>): Promise<IngestResult>;
+  /** Reports progress to the user who started the import (done of total, when known). */
+  progress(done: number, total?: number): Promise<void>;
+  /** Aborted when the channel is deleted or the node shuts down: stop early. */
+  signal: AbortSignal;
+}
+
+/** The adapter's part of a channel form: non-secret `config` and write-only `secrets`. */
+export interface ChannelSettingsDraft {
+  name: string;
+  number: string | null;
+  config: Record<string, unknown>;
+  secrets: Record<string, unknown>;
 }
 
 export interface ChannelAdapter {
@@ -113,19 +171,75 @@ export interface ChannelAdapter {
   /** The contact identity kind this channel addresses (`whatsapp` for every WhatsApp variant, `telegram`, …). */
   identityKind: string;
   capabilities: ChannelCapabilities;
-  /** Opens the provider session (long-lived channels) or validates credentials (webhook channels). */
+  /**
+   * The channel keeps a session open (a socket, a polling loop, a browser).
+   * The kernel then runs it on exactly one worker node under a lease in
+   * PostgreSQL, calls `connect` there, and moves it to another worker when
+   * that node stops renewing (it died). Webhook-only channels leave it unset
+   * and `connect` is called where the admin's request lands.
+   */
+  longLived?: boolean;
+  /**
+   * The channel name is the provider's instance id (Evolution API): the
+   * kernel strips spaces and special characters at creation and refuses to
+   * change it afterwards.
+   */
+  lockedName?: boolean;
+  /**
+   * Validates and normalises the adapter's part of a channel before it is
+   * saved (create and edit). `current` is the saved channel on edit; secrets
+   * the admin left blank are already filled from it. Throw an `AppError` with
+   * a catalogue code (e.g. ERR_TELEGRAM_TOKEN) to refuse.
+   */
+  prepare?(draft: ChannelSettingsDraft, current?: ChannelRecord): Promise<ChannelSettingsDraft> | ChannelSettingsDraft;
+  /**
+   * Opens the provider session (long-lived channels) or validates credentials
+   * (webhook channels), reporting progress through `runtime.setStatus`. A
+   * `ChannelError` with `permanent` (bad credentials) leaves the channel
+   * disconnected with its message until an admin connects it again; any
+   * other failure is retried with backoff.
+   */
   connect?(channel: ChannelRecord, runtime: ChannelRuntime): Promise<void>;
+  /** Closes the session on this node. Must keep the auth state: the session may resume elsewhere. */
   disconnect?(channel: ChannelRecord): Promise<void>;
+  /** Ends the account's session at the provider and forgets its auth state (channel deleted). */
+  logout?(channel: ChannelRecord): Promise<void>;
+  /** Asks the provider for a pairing code for `number` (capability `pairingCode`), shown instead of a QR code. */
+  requestPairingCode?(channel: ChannelRecord, number: string): Promise<string>;
+  /**
+   * Imports old conversations from the provider (capability `historyImport`),
+   * handing each message to `sink.ingest`. Runs in a job; returns how many
+   * messages it handed over.
+   */
+  syncHistory?(channel: ChannelRecord, request: HistorySyncRequest, sink: HistorySink): Promise<{ imported: number }>;
   send(channel: ChannelRecord, msg: OutboundMessage): Promise<SendResult>;
   edit?(channel: ChannelRecord, providerId: string, body: string): Promise<void>;
   delete?(channel: ChannelRecord, providerId: string): Promise<void>;
   react?(channel: ChannelRecord, providerId: string, emoji: string): Promise<void>;
 }
 
-/** Thrown by an adapter for a provider failure; `code` is an ERR_WAPP_* catalogue code. */
+/** Catalogue codes a provider failure maps to. */
+export type ChannelErrorCode =
+  | 'ERR_SENDING_WAPP_MSG'
+  | 'ERR_WAPP_NOT_INITIALIZED'
+  | 'ERR_WAPP_INVALID_CONTACT'
+  | 'ERR_WAPP_DOWNLOAD_MEDIA'
+  | 'ERR_DELETE_WAPP_MSG'
+  | 'ERR_FETCH_WAPP_MSG'
+  | 'ERR_WAPP_CHECK_CONTACT'
+  | 'ERR_WABA_INVALID'
+  | 'ERR_TELEGRAM_TOKEN'
+  | 'ERR_QR_CODE'
+  | 'ERR_SYNC_MESSAGES';
+
+/**
+ * Thrown by an adapter for a provider failure; `code` is a catalogue code.
+ * A failed send stores the message as `failed` with `message` as its reason
+ * and `code` in `data.errorCode`.
+ */
 export class ChannelError extends Error {
   constructor(
-    readonly code: 'ERR_SENDING_WAPP_MSG' | 'ERR_WAPP_NOT_INITIALIZED' | 'ERR_WAPP_INVALID_CONTACT' | 'ERR_WAPP_DOWNLOAD_MEDIA' | 'ERR_DELETE_WAPP_MSG' | 'ERR_FETCH_WAPP_MSG' | 'ERR_WAPP_CHECK_CONTACT' | 'ERR_WABA_INVALID' | 'ERR_TELEGRAM_TOKEN',
+    readonly code: ChannelErrorCode,
     message: string,
     /** A permanent failure is not retried (bad number, rejected media). */
     readonly permanent = false,

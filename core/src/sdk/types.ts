@@ -4,6 +4,7 @@ import type { EntitySchema } from '@mikro-orm/core';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { AtendeConfig } from '../config.ts';
+import type { Readable } from 'node:stream';
 import type { ChannelAdapter, ChannelRecord, ChannelRuntime, InboundMessage, IngestResult } from './channel.ts';
 
 /** Profiles of spec section 1. */
@@ -131,6 +132,11 @@ export interface RouteAccess {
   public?: boolean;
   /** Only these profiles may call the route (superadmin always may). */
   profiles?: Profile[];
+  /**
+   * A tenant API token (`Authorization: Bearer atk_...`) may call the route, acting as an
+   * admin of that token's tenant only. Routes without it refuse API tokens (ERR_NO_PERMISSION).
+   */
+  api?: boolean;
 }
 
 export interface PluginContext {
@@ -157,6 +163,8 @@ export interface PluginContext {
   tenantSettings<T = Record<string, unknown>>(tenantId: number): Promise<T>;
   channels: ChannelRegistry;
   messages: MessagesPort;
+  /** The kernel's media store (e.g. media a channel downloads from its provider). */
+  storage: MediaStoragePort;
   hooks: { afterInbound: { add(fn: (e: AfterInboundEvent) => Promise<void> | void): void } };
 }
 
@@ -179,6 +187,46 @@ export interface ChannelRegistry {
   find(channelId: number): Promise<ChannelRecord | undefined>;
   setStatus: ChannelRuntime['setStatus'];
   runtime: ChannelRuntime;
+  /** Which long-lived sessions this node runs (see `ChannelAdapter.longLived`). */
+  sessions: ChannelSessionsPort;
+  /**
+   * Auth state of a channel's provider session (keys, tokens, sync cursors) as
+   * JSON values in PostgreSQL, never on local disk, so the session can resume
+   * on another node. Writes are refused while another node holds the lease.
+   */
+  authState(channelId: number): ChannelAuthState;
+}
+
+export interface ChannelSessionsPort {
+  /** This node's id in the lease table. */
+  readonly nodeId: string;
+  /** Whether this node holds the channel's session lease right now. */
+  owns(channelId: number): boolean;
+}
+
+export interface ChannelAuthState {
+  get<T = unknown>(key: string): Promise<T | undefined>;
+  /** Stores a JSON value; throws if another live node owns the channel's session. */
+  set(key: string, value: unknown): Promise<void>;
+  delete(key: string): Promise<void>;
+  keys(): Promise<string[]>;
+  /** Forgets everything (logout). */
+  clear(): Promise<void>;
+}
+
+export interface StoredMediaFile {
+  /** Signed URL the screens use (`/media/...`). */
+  url: string;
+  /** Absolute path on the local store. */
+  path: string;
+  name: string;
+  mimetype: string;
+  size: number;
+}
+
+export interface MediaStoragePort {
+  /** Streams a file in with the kernel's type and size checks (ERR_FILE_REJECTED, ERR_FILE_TOO_LARGE). */
+  save(tenantId: number, name: string, mimetype: string, stream: Readable): Promise<StoredMediaFile>;
 }
 
 /** The kernel's message pipeline, for channel plugins. */

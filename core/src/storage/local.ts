@@ -47,6 +47,12 @@ export class LocalMediaStore {
     return abs.startsWith(this.root + path.sep) && fs.existsSync(abs) ? abs : undefined;
   }
 
+  /** The local file behind a signed media URL this store issued (`/media/<rel>?s=<sig>`), or undefined. */
+  pathOf(url: string): string | undefined {
+    const m = /^\/media\/([^?]+)\?s=([^&]+)$/.exec(url);
+    return m ? this.verify(decodeURIComponent(m[1]), m[2]) : undefined;
+  }
+
   /** Streams a file in with type and size checks; a refused file leaves nothing behind. */
   async save(tenantId: number, name: string, mimetype: string, stream: Readable & { truncated?: boolean }, maxBytes = MAX_MEDIA_BYTES): Promise<StoredMedia> {
     if (!mediaAllowed(mimetype)) {

@@ -29,6 +29,8 @@ export interface TestAppOptions {
   config?: Partial<AtendeConfig>;
   /** Start job workers (default true). */
   workers?: boolean;
+  /** Start with the install's terms of use accepted by the superadmin (default true; only terms tests need false). */
+  termsAccepted?: boolean;
 }
 
 export interface TestUser {
@@ -178,6 +180,8 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   };
   const app = await buildApp(config, { logger: pino({ level: config.logLevel }), workers: opts.workers });
   await ensurePlatformTenant(app.kernel);
+  // Until the superadmin accepts the terms of use, other users are refused (ERR_TERMS_NOT_ACCEPTED); most tests are about something else.
+  if (opts.termsAccepted !== false) await app.kernel.db.pool.query('UPDATE tenants SET terms_accepted_at = now() WHERE id = 1 AND terms_accepted_at IS NULL');
   const sql = new pg.Pool({ connectionString: databaseUrl, max: 3 });
   let listening: Promise<string> | undefined;
   const sockets = new Set<TestSocket>();
@@ -274,3 +278,4 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   };
   return t;
 }
+export { runChannelConformance, type ChannelConformanceOptions, type ConformanceContext, type FakeInbound, type FakeProvider, type FakeSentMessage } from './channel-kit.ts';

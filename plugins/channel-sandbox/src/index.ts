@@ -1,4 +1,5 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { AppError, ChannelError, definePlugin, z, type ChannelAdapter, type ChannelRecord, type PluginContext } from '@atende/core/sdk';
 
 /**
@@ -15,7 +16,12 @@ const inbound = z
     from: z.object({ id: z.string().min(1).max(200), name: z.string().max(200).optional(), number: z.string().regex(/^\d{5,20}$/).optional() }).strict(),
     body: z.string().max(65_536).default(''),
     type: z.string().max(40).optional(),
-    media: z.object({ url: z.string().max(2000), mimetype: z.string().max(200), name: z.string().max(300) }).strict().optional(),
+    // A simulated customer's file: a URL to link, or the bytes themselves (base64), which go to the media store like a real provider's download.
+    media: z
+      .object({ url: z.string().max(2000).optional(), data: z.string().max(1_500_000).regex(/^[A-Za-z0-9+/]*={0,2}$/).optional(), mimetype: z.string().max(200), name: z.string().max(300) })
+      .strict()
+      .refine((m) => !!m.url !== !!m.data, 'informe url ou data')
+      .optional(),
     group: z.object({ id: z.string().min(1).max(200), name: z.string().max(200).optional() }).strict().optional(),
     quotedId: z.string().max(200).optional(),
     timestamp: z.coerce.date().optional(),
@@ -101,6 +107,14 @@ function adapter(ctx: PluginContext): ChannelAdapter {
   };
 }
 
+/** Stores inline media bytes in the kernel's media store; linked media passes through as given. */
+async function mediaOf(ctx: PluginContext, tenantId: number, m: z.infer<typeof inbound>['media']) {
+  if (!m) return undefined;
+  if (m.url) return { url: m.url, mimetype: m.mimetype, name: m.name };
+  const stored = await ctx.storage.save(tenantId, m.name, m.mimetype, Readable.from(Buffer.from(m.data!, 'base64')));
+  return { url: stored.url, mimetype: stored.mimetype, name: stored.name };
+}
+
 async function sandboxChannel(ctx: PluginContext, id: number): Promise<ChannelRecord | undefined> {
   const ch = await ctx.channels.find(id);
   return ch && ch.type === 'sandbox' ? ch : undefined;
@@ -175,7 +189,7 @@ export default definePlugin({
         group: m.group ? { kind: 'sandbox', externalId: `group:${m.group.id}`, name: m.group.name } : undefined,
         body: m.body,
         type: m.type,
-        media: m.media,
+        media: await mediaOf(ctx, channel.tenantId, m.media),
         quotedProviderId: m.quotedId,
         timestamp: m.timestamp,
       });
@@ -218,7 +232,7 @@ export default definePlugin({
           group: m.group ? { kind: 'sandbox', externalId: `group:${m.group.id}`, name: m.group.name } : undefined,
           body: m.body,
           type: m.type,
-          media: m.media,
+          media: await mediaOf(ctx, ch.tenantId, m.media),
         });
       },
     );

@@ -71,15 +71,21 @@ export interface AccessSubject {
   supervisorDemoted?: boolean;
 }
 
+/** The profile a subject acts with: a supervisor follows user rules while the supervisorAdmin setting is on. */
+export function effectiveProfile(s: Pick<AccessSubject, 'profile' | 'supervisorDemoted'>): Profile {
+  return s.profile === 'super' && s.supervisorDemoted ? 'user' : s.profile;
+}
+
 /**
  * The one function that decides whether a user may use a menu (and so its
  * screens and routes). Superadmin bypasses every restriction; a blocked
- * tenant reaches only settings.
+ * tenant reaches only settings; then the profile, the tenant's menu flags and
+ * the user's own menu toggles must all allow it.
  */
 export function menuAllowed(menu: MenuDef, s: AccessSubject): boolean {
   if (s.profile === 'superadmin') return true;
-  if (s.tenantBlocked) return menu.key === 'settings' && menu.profiles.includes(s.profile);
-  const profile: Profile = s.profile === 'super' && s.supervisorDemoted ? 'user' : s.profile;
+  const profile = effectiveProfile(s);
+  if (s.tenantBlocked) return menu.key === 'settings' && menu.profiles.includes(profile);
   if (!menu.profiles.includes(profile)) return false;
   if (menu.tenantMenu && s.tenantMenus[menu.tenantMenu] === false) return false;
   if (menu.userMenu && s.userMenus[menu.userMenu] === false) return false;

@@ -1,91 +1,337 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import multipart from '@fastify/multipart';
 import { z } from 'zod';
 import type { Kernel } from '../../kernel.ts';
 import { AppError } from '../../errors.ts';
-import { channelRuntime, findTenantChannel } from './channels.ts';
+import { MAX_MEDIA_BYTES } from '../../storage/local.ts';
+import type { ChannelAdapter } from '../../sdk/channel.ts';
+import { menuAllowed } from '../access/menus.ts';
+import type { ResolvedPrincipal } from '../identity/tokens.ts';
+import { findTenantChannel, STATUS_COLS } from './channels.ts';
 import { idParam } from './query.ts';
+import { channelCreateBody, channelOut, channelSummary, channelUpdateBody, lockedNameOf, mergeSettings, wholeHour, type ChannelInput, type ChannelRow } from '../channels/settings.ts';
+import { connectChannel, disconnectChannel } from '../channels/lifecycle.ts';
+import { channelSessions } from '../channels/sessions.ts';
+import { closeChannelTickets, installChannelInboundRules, moveChannelTickets, moveTicket } from '../channels/tickets.ts';
+import { defineHistoryJobs, queueHistoryImport } from '../channels/history.ts';
 
-const channelBody = z
-  .object({
-    type: z.string().trim().min(1).max(40),
-    name: z.string().trim().min(1).max(120),
-    number: z.string().trim().max(40).nullable().optional(),
-    isDefault: z.boolean().optional(),
-    queueId: z.number().int().positive().nullable().optional(),
-    userId: z.number().int().positive().nullable().optional(),
-    chatFlowId: z.number().int().positive().nullable().optional(),
-    farewellMessage: z.string().max(4096).nullable().optional(),
-    closingKeyword: z.string().max(100).nullable().optional(),
-    config: z.record(z.string(), z.unknown()).optional(),
-  })
-  .strict();
+const COLS = `id, tenant_id, type, name, number, status, is_default, queue_id, user_id, chatflow_id, farewell_message, closing_keyword,
+  birthday_message, birthday_hour, birthday_media, config, secrets, qrcode, pairing_code, retries, last_error, status_at, created_at, updated_at`;
 
-const PUBLIC_COLS = `id, tenant_id AS "tenantId", type, name, number, status, is_default AS "isDefault", queue_id AS "queueId", user_id AS "userId",
-  chatflow_id AS "chatFlowId", farewell_message AS "farewellMessage", closing_keyword AS "closingKeyword", config, qrcode, retries,
-  status_at AS "statusAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
+const int32 = z.coerce.number().int().positive().max(2_147_483_647);
+
+/** Whether the caller manages channels (sees QR codes, settings and errors), by the one access function. */
+function managesChannels(kernel: Kernel, who: ResolvedPrincipal): boolean {
+  const menu = kernel.menus.get('channels');
+  return !!menu && menuAllowed(menu, { profile: who.profile, userMenus: who.userMenus, tenantMenus: who.tenantMenus, tenantBlocked: who.tenantBlocked, supervisorDemoted: who.supervisorDemoted });
+}
+
+async function loadRow(kernel: Kernel, tenantId: number, id: number): Promise<ChannelRow | undefined> {
+  return (await kernel.db.pool.query<ChannelRow>(`SELECT ${COLS} FROM channels WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL`, [tenantId, id])).rows[0];
+}
+
+async function tenantRow(kernel: Kernel, tenantId: number, id: number): Promise<ChannelRow> {
+  const row = await loadRow(kernel, tenantId, id);
+  if (!row) throw new AppError('ERR_NO_WAPP_FOUND');
+  return row;
+}
+
+/** Routing defaults must be the tenant's own queue and active user. */
+async function checkDefaults(kernel: Kernel, tenantId: number, b: ChannelInput) {
+  if (b.queueId) {
+    const q = await kernel.db.pool.query('SELECT 1 FROM queues WHERE tenant_id = $1 AND id = $2', [tenantId, b.queueId]);
+    if (!q.rowCount) throw new AppError('ERR_NOT_FOUND');
+  }
+  if (b.userId) {
+    const u = await kernel.db.pool.query('SELECT 1 FROM users WHERE tenant_id = $1 AND id = $2 AND active', [tenantId, b.userId]);
+    if (!u.rowCount) throw new AppError('ERR_NO_USER_FOUND');
+  }
+}
+
+async function prepared(adapter: ChannelAdapter, draft: { name: string; number: string | null; config: Record<string, unknown>; secrets: Record<string, unknown> }, current?: Parameters<NonNullable<ChannelAdapter['prepare']>>[1]) {
+  return adapter.prepare ? await adapter.prepare(draft, current) : draft;
+}
+
+/** Reads one uploaded file (the birthday message's attachment) through the media store. */
+async function readFile(kernel: Kernel, req: FastifyRequest) {
+  if (!req.isMultipart()) throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE');
+  let stored: { url: string; name: string; mimetype: string } | undefined;
+  for await (const part of req.parts({ limits: { fileSize: MAX_MEDIA_BYTES, files: 1, fields: 5 } })) {
+    if (part.type !== 'file') continue;
+    if (stored) {
+      part.file.resume();
+      continue;
+    }
+    const s = await kernel.storage.save(req.principal!.tenantId, part.filename || 'arquivo', part.mimetype, part.file);
+    stored = { url: s.url, name: s.name, mimetype: s.mimetype };
+  }
+  if (!stored) throw new AppError('ERR_REQUIRED_FIELD', { field: 'arquivo' });
+  return stored;
+}
 
 /**
- * Channels as the kernel knows them: transport rows with routing defaults.
- * Creating one checks the tenant's connection limit and hands it to its
- * adapter; every channel gets a random webhook secret its plugin may use.
+ * Channels as the kernel knows them (administration.md §3–§5, core.md §7):
+ * the form with every spec field, the status lifecycle pushed live,
+ * connect/disconnect, the channel's ticket actions, moving tickets between
+ * channels, history import and the superadmin's table across tenants.
  */
 export async function channelRoutes(app: FastifyInstance, kernel: Kernel) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const read = { config: { access: { menu: 'tickets' } } };
   const write = { config: { access: { menu: 'channels' } } };
+  const sessions = channelSessions(kernel);
 
-  r.get('/api/channels', read, async (req) => (await kernel.db.pool.query(`SELECT ${PUBLIC_COLS} FROM channels WHERE tenant_id = $1 AND deleted_at IS NULL ORDER BY id`, [req.principal!.tenantId])).rows);
+  installChannelInboundRules(kernel);
+  defineHistoryJobs(kernel);
+  if (kernel.config.role !== 'api') {
+    // This node runs long-lived sessions: it gets its own import queue and starts once every adapter has registered.
+    defineHistoryJobs(kernel, sessions.nodeId);
+    app.addHook('onReady', async () => sessions.start());
+    kernel.onClose.unshift(() => sessions.stop());
+  }
+  // Agents see channel status live, but QR codes, pairing codes and settings only reach those who manage channels.
+  kernel.realtime.addVisibilityFilter(
+    'channel.updated',
+    (who) => who.profile !== 'user',
+    (data: { channel?: { id: number; name: string; type: string; status: string; statusAt: unknown } }) =>
+      data?.channel ? { event: 'channel.updated', data: { channel: { id: data.channel.id, name: data.channel.name, type: data.channel.type, status: data.channel.status, statusAt: data.channel.statusAt } } } : undefined,
+  );
 
-  r.get('/api/channels/types', read, async () => [...kernel.channelAdapters.values()].map((a) => ({ type: a.type, label: a.label, capabilities: a.capabilities })));
+  await app.register(async (scope) => {
+    await scope.register(multipart, { limits: { fileSize: MAX_MEDIA_BYTES, files: 1 } });
+    const r = scope.withTypeProvider<ZodTypeProvider>();
 
-  r.post('/api/channels', { ...write, schema: { body: channelBody } }, async (req, reply) => {
-    const tenantId = req.principal!.tenantId;
-    const b = req.body;
-    const adapter = kernel.channelAdapters.get(b.type);
-    if (!adapter) throw new AppError('ERR_SAVING_CHANNEL');
-    const row = await kernel.db.pool.query(
-      `WITH lim AS (SELECT max_connections FROM tenants WHERE id = $1),
-            used AS (SELECT count(*)::int AS n FROM channels WHERE tenant_id = $1 AND deleted_at IS NULL)
-       INSERT INTO channels (tenant_id, type, name, number, is_default, queue_id, user_id, chatflow_id, farewell_message, closing_keyword, config, secrets)
-       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12 FROM lim, used WHERE used.n < lim.max_connections
-       RETURNING ${PUBLIC_COLS}`,
-      [tenantId, b.type, b.name, b.number ?? null, b.isDefault ?? false, b.queueId ?? null, b.userId ?? null, b.chatFlowId ?? null, b.farewellMessage ?? null, b.closingKeyword ?? null, JSON.stringify(b.config ?? {}), JSON.stringify({ webhookSecret: randomBytes(24).toString('base64url') })],
+    r.get('/api/channels', read, async (req) => {
+      const rows = (await kernel.db.pool.query<ChannelRow>(`SELECT ${COLS} FROM channels WHERE tenant_id = $1 AND deleted_at IS NULL ORDER BY id`, [req.principal!.tenantId])).rows.map(channelOut);
+      return managesChannels(kernel, req.access!) ? rows : rows.map(channelSummary);
+    });
+
+    r.get('/api/channels/types', read, async () =>
+      [...kernel.channelAdapters.values()].map((a) => ({ type: a.type, label: a.label, identityKind: a.identityKind, capabilities: a.capabilities, longLived: !!a.longLived, lockedName: !!a.lockedName })),
     );
-    if (!row.rows[0]) throw new AppError('ERR_CONNECTION_LIMIT');
-    if (b.isDefault) await kernel.db.pool.query('UPDATE channels SET is_default = false WHERE tenant_id = $1 AND id <> $2', [tenantId, row.rows[0].id]);
-    const ch = await findTenantChannel(kernel, tenantId, row.rows[0].id);
-    if (adapter.connect && ch) await adapter.connect(ch, channelRuntime(kernel)).catch((err) => req.log.warn({ err: (err as Error).message }, 'channel connect failed'));
-    await kernel.bus.publish({ tenantId, event: 'channel.created', data: { channel: row.rows[0] } });
-    return reply.status(201).send((await kernel.db.pool.query(`SELECT ${PUBLIC_COLS} FROM channels WHERE id = $1`, [row.rows[0].id])).rows[0]);
-  });
 
-  r.put('/api/channels/:id', { ...write, schema: { params: idParam, body: channelBody.omit({ type: true }).partial() } }, async (req) => {
-    const tenantId = req.principal!.tenantId;
-    const cur = await findTenantChannel(kernel, tenantId, req.params.id);
-    if (!cur) throw new AppError('ERR_NO_WAPP_FOUND');
-    const b = req.body;
-    const cols: Record<string, unknown> = { name: b.name, number: b.number, is_default: b.isDefault, queue_id: b.queueId, user_id: b.userId, chatflow_id: b.chatFlowId, farewell_message: b.farewellMessage, closing_keyword: b.closingKeyword, config: b.config ? JSON.stringify(b.config) : undefined };
-    const entries = Object.entries(cols).filter(([, v]) => v !== undefined);
-    if (entries.length) {
-      await kernel.db.pool.query(`UPDATE channels SET ${entries.map(([k], i) => `${k} = $${i + 3}`).join(', ')}, updated_at = now() WHERE tenant_id = $1 AND id = $2`, [tenantId, req.params.id, ...entries.map(([, v]) => v)]);
-      if (b.isDefault) await kernel.db.pool.query('UPDATE channels SET is_default = false WHERE tenant_id = $1 AND id <> $2', [tenantId, req.params.id]);
-    }
-    const out = (await kernel.db.pool.query(`SELECT ${PUBLIC_COLS} FROM channels WHERE id = $1`, [req.params.id])).rows[0];
-    await kernel.bus.publish({ tenantId, event: 'channel.updated', data: { channel: out } });
-    return out;
-  });
+    /** `/sessoestenants`: every tenant's channels with their status, for the superadmin. */
+    r.get(
+      '/api/channels/all',
+      {
+        config: { access: { menu: 'channelsTenants', profiles: ['superadmin'] } },
+        schema: { querystring: z.object({ tenantId: int32.optional(), status: z.enum(['qrcode', 'opening', 'connected', 'disconnected', 'pairingTimeout']).optional(), searchParam: z.string().trim().max(200).optional(), pageNumber: z.coerce.number().int().min(1).max(100_000).default(1) }) },
+      },
+      async (req) => {
+        const q = req.query;
+        const params: unknown[] = [q.tenantId ?? null, q.status ?? null, q.searchParam ? `%${q.searchParam.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null, (q.pageNumber - 1) * 100];
+        const rows = await kernel.db.pool.query(
+          `SELECT c.id, c.tenant_id AS "tenantId", t.name AS "tenantName", c.type, c.name, c.number, c.status, c.status_at AS "statusAt",
+                  c.is_default AS "isDefault", c.retries, c.last_error AS "lastError", c.created_at AS "createdAt", count(*) OVER () AS "total"
+             FROM channels c JOIN tenants t ON t.id = c.tenant_id
+            WHERE c.deleted_at IS NULL AND ($1::int IS NULL OR c.tenant_id = $1) AND ($2::text IS NULL OR c.status = $2)
+              AND ($3::text IS NULL OR c.name ILIKE $3 OR t.name ILIKE $3 OR c.number ILIKE $3)
+            ORDER BY c.tenant_id, c.id LIMIT 100 OFFSET $4`,
+          params,
+        );
+        const total = Number(rows.rows[0]?.total ?? 0);
+        return { channels: rows.rows.map(({ total: _t, ...c }) => c), count: total, hasMore: q.pageNumber * 100 < total };
+      },
+    );
 
-  r.delete('/api/channels/:id', { ...write, schema: { params: idParam } }, async (req, reply) => {
-    const tenantId = req.principal!.tenantId;
-    const cur = await findTenantChannel(kernel, tenantId, req.params.id);
-    if (!cur) throw new AppError('ERR_NO_WAPP_FOUND');
-    const adapter = kernel.channelAdapters.get(cur.type);
-    await adapter?.disconnect?.(cur).catch(() => undefined);
-    // Soft delete: tickets and messages keep pointing at the channel they came through.
-    await kernel.db.pool.query('UPDATE channels SET deleted_at = now(), status = $3 WHERE tenant_id = $1 AND id = $2', [tenantId, req.params.id, 'disconnected']);
-    await kernel.bus.publish({ tenantId, event: 'channel.deleted', data: { id: req.params.id } });
-    return reply.status(204).send();
+    r.get('/api/channels/:id', { ...write, schema: { params: idParam } }, async (req) => channelOut(await tenantRow(kernel, req.principal!.tenantId, req.params.id)));
+
+    r.post('/api/channels', { ...write, schema: { body: channelCreateBody } }, async (req, reply) => {
+      const tenantId = req.principal!.tenantId;
+      const b = req.body;
+      const adapter = kernel.channelAdapters.get(b.type);
+      if (!adapter) throw new AppError('ERR_SAVING_CHANNEL');
+      await checkDefaults(kernel, tenantId, b);
+      const name = adapter.lockedName ? lockedNameOf(b.name) : b.name;
+      if (!name) throw new AppError('ERR_VALIDATION', { details: 'o nome precisa de letras ou números' });
+      const merged = mergeSettings(adapter, b, { config: {}, secrets: { webhookSecret: randomBytes(24).toString('base64url') } });
+      const draft = await prepared(adapter, { name, number: b.number ?? null, ...merged });
+      const row = await kernel.db.pool.query<{ id: number }>(
+        `WITH lim AS (SELECT max_connections FROM tenants WHERE id = $1),
+              used AS (SELECT count(*)::int AS n FROM channels WHERE tenant_id = $1 AND deleted_at IS NULL)
+         INSERT INTO channels (tenant_id, type, name, number, is_default, queue_id, user_id, chatflow_id, farewell_message, closing_keyword,
+                               birthday_message, birthday_hour, config, secrets)
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14 FROM lim, used WHERE used.n < lim.max_connections
+         RETURNING id`,
+        [
+          tenantId, b.type, draft.name, draft.number, b.isDefault ?? false, b.queueId ?? null, b.userId ?? null, b.chatFlowId ?? null,
+          b.farewellMessage?.trim() || null, b.closingKeyword?.trim() || null, b.birthdayMessage?.trim() || null, wholeHour(b.birthdayHour) ?? null,
+          JSON.stringify(draft.config), JSON.stringify(draft.secrets),
+        ],
+      );
+      if (!row.rows[0]) throw new AppError('ERR_CONNECTION_LIMIT');
+      const id = row.rows[0].id;
+      if (b.isDefault) await kernel.db.pool.query('UPDATE channels SET is_default = false WHERE tenant_id = $1 AND id <> $2', [tenantId, id]);
+      await kernel.bus.publish({ tenantId, event: 'channel.created', data: { channel: channelSummary(channelOut((await loadRow(kernel, tenantId, id))!)) } });
+      const ch = await findTenantChannel(kernel, tenantId, id);
+      if (ch) await connectChannel(kernel, ch);
+      return reply.status(201).send(channelOut((await loadRow(kernel, tenantId, id))!));
+    });
+
+    r.put('/api/channels/:id', { ...write, schema: { params: idParam, body: channelUpdateBody } }, async (req) => {
+      const tenantId = req.principal!.tenantId;
+      const cur = await tenantRow(kernel, tenantId, req.params.id);
+      const adapter = kernel.channelAdapters.get(cur.type);
+      if (!adapter) throw new AppError('ERR_SAVING_CHANNEL');
+      const b = req.body;
+      if (adapter.lockedName && b.name !== undefined && b.name !== cur.name) throw new AppError('ERR_CHANNEL_NAME_LOCKED');
+      await checkDefaults(kernel, tenantId, b);
+      const merged = mergeSettings(adapter, b, { config: cur.config, secrets: cur.secrets });
+      const record = await findTenantChannel(kernel, tenantId, cur.id);
+      const draft = await prepared(adapter, { name: b.name ?? cur.name, number: b.number === undefined ? cur.number : b.number, ...merged }, record);
+      const transportChanged = JSON.stringify(draft.config) !== JSON.stringify(cur.config) || JSON.stringify(draft.secrets) !== JSON.stringify(cur.secrets);
+      const cols: Record<string, unknown> = {
+        name: draft.name,
+        number: draft.number,
+        is_default: b.isDefault,
+        queue_id: b.queueId,
+        user_id: b.userId,
+        chatflow_id: b.chatFlowId,
+        farewell_message: b.farewellMessage === undefined ? undefined : b.farewellMessage?.trim() || null,
+        closing_keyword: b.closingKeyword === undefined ? undefined : b.closingKeyword?.trim() || null,
+        birthday_message: b.birthdayMessage === undefined ? undefined : b.birthdayMessage?.trim() || null,
+        birthday_hour: wholeHour(b.birthdayHour),
+        config: JSON.stringify(draft.config),
+        secrets: JSON.stringify(draft.secrets),
+      };
+      const entries = Object.entries(cols).filter(([, v]) => v !== undefined);
+      await kernel.db.pool.query(`UPDATE channels SET ${entries.map(([k], i) => `${k} = $${i + 3}`).join(', ')}, updated_at = now() WHERE tenant_id = $1 AND id = $2`, [tenantId, cur.id, ...entries.map(([, v]) => v)]);
+      if (b.isDefault) await kernel.db.pool.query('UPDATE channels SET is_default = false WHERE tenant_id = $1 AND id <> $2', [tenantId, cur.id]);
+      // New credentials or transport settings take effect by reconnecting, unless the admin had it switched off.
+      if (transportChanged && cur.status !== 'disconnected') {
+        const ch = await findTenantChannel(kernel, tenantId, cur.id);
+        if (ch) await connectChannel(kernel, ch);
+      }
+      const out = channelOut((await loadRow(kernel, tenantId, cur.id))!);
+      await kernel.bus.publish({ tenantId, event: 'channel.updated', data: { channel: out } });
+      return out;
+    });
+
+    r.delete('/api/channels/:id', { ...write, schema: { params: idParam } }, async (req, reply) => {
+      const tenantId = req.principal!.tenantId;
+      const cur = await findTenantChannel(kernel, tenantId, req.params.id);
+      if (!cur) throw new AppError('ERR_NO_WAPP_FOUND');
+      await disconnectChannel(kernel, cur, { logout: true });
+      // Soft delete: tickets and messages keep pointing at the channel they came through.
+      await kernel.db.pool.query('UPDATE channels SET deleted_at = now(), status = $3, is_default = false WHERE tenant_id = $1 AND id = $2', [tenantId, cur.id, 'disconnected']);
+      await kernel.bus.publish({ tenantId, event: 'channel.deleted', data: { id: cur.id } });
+      return reply.status(204).send();
+    });
+
+    r.post('/api/channels/:id/connect', { ...write, schema: { params: idParam } }, async (req, reply) => {
+      const ch = await findTenantChannel(kernel, req.principal!.tenantId, req.params.id);
+      if (!ch) throw new AppError('ERR_NO_WAPP_FOUND');
+      await connectChannel(kernel, ch);
+      return reply.status(202).send((await kernel.db.pool.query(`SELECT ${STATUS_COLS} FROM channels WHERE id = $1`, [ch.id])).rows[0]);
+    });
+
+    r.post('/api/channels/:id/disconnect', { ...write, schema: { params: idParam } }, async (req) => {
+      const ch = await findTenantChannel(kernel, req.principal!.tenantId, req.params.id);
+      if (!ch) throw new AppError('ERR_NO_WAPP_FOUND');
+      await disconnectChannel(kernel, ch);
+      return (await kernel.db.pool.query(`SELECT ${STATUS_COLS} FROM channels WHERE id = $1`, [ch.id])).rows[0];
+    });
+
+    r.post('/api/channels/:id/pairing-code', { ...write, schema: { params: idParam, body: z.object({ number: z.string().trim().regex(/^\d{8,20}$/, 'número com código do país, só dígitos') }).strict() } }, async (req, reply) => {
+      const ch = await findTenantChannel(kernel, req.principal!.tenantId, req.params.id);
+      if (!ch) throw new AppError('ERR_NO_WAPP_FOUND');
+      const adapter = kernel.channelAdapters.get(ch.type);
+      if (!adapter?.capabilities.pairingCode || !adapter.requestPairingCode || !adapter.longLived) throw new AppError('ERR_CHANNEL_NOT_SUPPORTED', { feature: 'código de pareamento' });
+      const code = await sessions.requestPairing(ch.tenantId, ch.id, req.body.number).catch((err) => {
+        if (err instanceof AppError) throw err;
+        req.log.warn({ err: (err as Error).message }, 'pairing code failed');
+        throw new AppError('ERR_QR_CODE');
+      });
+      // When another node runs the session the code arrives live as `channel.updated`.
+      return reply.status(code ? 200 : 202).send({ pairingCode: code ?? null });
+    });
+
+    r.post('/api/channels/:id/birthday-media', { ...write, schema: { params: idParam } }, async (req) => {
+      const cur = await tenantRow(kernel, req.principal!.tenantId, req.params.id);
+      const media = await readFile(kernel, req);
+      await kernel.db.pool.query('UPDATE channels SET birthday_media = $3, updated_at = now() WHERE tenant_id = $1 AND id = $2', [cur.tenant_id, cur.id, JSON.stringify(media)]);
+      return channelOut((await loadRow(kernel, cur.tenant_id, cur.id))!);
+    });
+    r.delete('/api/channels/:id/birthday-media', { ...write, schema: { params: idParam } }, async (req) => {
+      const cur = await tenantRow(kernel, req.principal!.tenantId, req.params.id);
+      await kernel.db.pool.query('UPDATE channels SET birthday_media = NULL, updated_at = now() WHERE tenant_id = $1 AND id = $2', [cur.tenant_id, cur.id]);
+      return channelOut((await loadRow(kernel, cur.tenant_id, cur.id))!);
+    });
+
+    r.post('/api/channels/:id/close-tickets', { ...write, schema: { params: idParam, body: z.object({ status: z.enum(['open', 'pending']) }).strict() } }, async (req) =>
+      closeChannelTickets(kernel, req.access!, req.params.id, req.body.status),
+    );
+
+    r.get('/api/channels/:id/imports', { ...write, schema: { params: idParam } }, async (req) => {
+      await tenantRow(kernel, req.principal!.tenantId, req.params.id);
+      const rows = await kernel.db.pool.query(
+        `SELECT id::text, status, imported, total, error, request, user_id AS "userId", created_at AS "createdAt", finished_at AS "finishedAt"
+           FROM channel_history_imports WHERE tenant_id = $1 AND channel_id = $2 ORDER BY id DESC LIMIT 20`,
+        [req.principal!.tenantId, req.params.id],
+      );
+      return rows.rows;
+    });
+
+    // --- moving tickets between channels (core.md §7) ---
+    r.put(
+      '/api/ticketsChannelId/:id',
+      { config: { access: { menu: 'tickets' } }, schema: { params: idParam, body: z.object({ channelId: int32.optional(), whatsappId: int32.optional() }).strict() } },
+      async (req) => {
+        const to = req.body.channelId ?? req.body.whatsappId;
+        // "Transfer channel needs a new channel chosen" (administration.md §5).
+        if (!to) throw new AppError('ERR_REQUIRED_FIELD', { field: 'canal' });
+        return moveTicket(kernel, req.access!, req.params.id, to);
+      },
+    );
+    r.put('/api/ticketsChannel', { ...write, schema: { body: z.object({ fromChannelId: int32, toChannelId: int32 }).strict() } }, async (req) =>
+      moveChannelTickets(kernel, req.access!, req.body.fromChannelId, req.body.toChannelId),
+    );
+
+    // --- history import (core.md §7) ---
+    const syncBody = z
+      .object({
+        channelId: int32.optional(),
+        whatsappId: int32.optional(),
+        startDate: z.coerce.date().optional(),
+        endDate: z.coerce.date().optional(),
+        queueId: int32.nullable().optional(),
+        closeTickets: z.boolean().optional(),
+        groups: z.boolean().optional(),
+        deviceMessages: z.boolean().optional(),
+        // Checked by hand so a zero or negative limit gets its own catalogue error (ERR_POSITIVE_LIMIT).
+        limit: z.union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?$/).transform(Number)]).optional(),
+      })
+      .strict();
+    const syncInput = (b: z.infer<typeof syncBody>, extra: { contactId?: number } = {}) => {
+      const channelId = b.channelId ?? b.whatsappId;
+      if (!channelId) throw new AppError('ERR_REQUIRED_FIELD', { field: 'canal' });
+      if (b.startDate && Number.isNaN(b.startDate.getTime())) throw new AppError('ERR_INVALID_DATE');
+      if (b.endDate && Number.isNaN(b.endDate.getTime())) throw new AppError('ERR_INVALID_DATE');
+      return { channelId, from: b.startDate, to: b.endDate, queueId: b.queueId ?? null, closeTickets: b.closeTickets, groups: b.groups, deviceMessages: b.deviceMessages, limit: b.limit, ...extra };
+    };
+    r.post('/api/messages/syncOld', { ...write, schema: { body: syncBody } }, async (req, reply) => reply.status(202).send(await queueHistoryImport(kernel, req.access!, syncInput(req.body))));
+    r.post('/api/messages/syncOldByUser', { ...write, schema: { body: syncBody.extend({ contactId: int32.optional(), ticketId: int32.optional() }).strict() } }, async (req, reply) => {
+      let contactId = req.body.contactId;
+      if (req.body.ticketId) {
+        const t = await kernel.db.pool.query<{ contact_id: number; channel_id: number | null }>('SELECT contact_id, channel_id FROM tickets WHERE tenant_id = $1 AND id = $2', [req.principal!.tenantId, req.body.ticketId]);
+        if (!t.rows[0]) throw new AppError('ERR_NO_TICKET_FOUND');
+        contactId = t.rows[0].contact_id;
+        req.body.channelId ??= t.rows[0].channel_id ?? undefined;
+      }
+      if (!contactId) throw new AppError('ERR_REQUIRED_FIELD', { field: 'contato' });
+      return reply.status(202).send(await queueHistoryImport(kernel, req.access!, syncInput(req.body, { contactId })));
+    });
+
+    /** Records the tenant's last message-sync time; only for the caller's own tenant. */
+    r.post('/api/messagesUpdateSyncTime', { ...write, schema: { body: z.object({ tenantId: int32 }).strict() } }, async (req) => {
+      if (req.body.tenantId !== req.principal!.tenantId) throw new AppError('ERR_NO_PERMISSION');
+      const at = new Date().toISOString();
+      await kernel.db.pool.query(
+        `INSERT INTO settings (tenant_id, key, value) VALUES ($1, 'messagesSyncTime', $2) ON CONFLICT (tenant_id, key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+        [req.principal!.tenantId, at],
+      );
+      return { tenantId: req.principal!.tenantId, syncTime: at };
+    });
   });
 }

@@ -1,5 +1,5 @@
 import type { Kernel } from '../../kernel.ts';
-import type { ChannelRecord, ChannelRuntime, ChannelStatus } from '../../sdk/channel.ts';
+import type { ChannelRecord, ChannelRuntime, ChannelStatus, ChannelStatusExtra } from '../../sdk/channel.ts';
 import { ingestInbound, applyAck } from './ingest.ts';
 
 interface ChannelDbRow {
@@ -13,36 +13,51 @@ interface ChannelDbRow {
   secrets: Record<string, unknown>;
 }
 
-const toRecord = (r: ChannelDbRow): ChannelRecord => ({ id: r.id, tenantId: r.tenant_id, type: r.type, name: r.name, number: r.number, status: r.status, config: r.config, secrets: r.secrets });
+const RECORD_COLS = 'id, tenant_id, type, name, number, status, config, secrets';
+
+function proxyOf(r: ChannelDbRow): ChannelRecord['proxy'] {
+  const p = r.config?.proxy as { use?: boolean; url?: string; user?: string | null } | undefined;
+  if (!p?.use || !p.url) return null;
+  return { url: p.url, user: p.user ?? null, password: (r.secrets?.proxyPassword as string | undefined) ?? null };
+}
+
+const toRecord = (r: ChannelDbRow): ChannelRecord => ({ id: r.id, tenantId: r.tenant_id, type: r.type, name: r.name, number: r.number, status: r.status, config: r.config, secrets: r.secrets, proxy: proxyOf(r) });
 
 /** Loads a live channel by id across tenants: webhooks arrive without a session and find their tenant this way. */
 export async function findChannel(kernel: Kernel, channelId: number): Promise<ChannelRecord | undefined> {
-  if (!Number.isSafeInteger(channelId) || channelId <= 0) return undefined;
-  const r = await kernel.db.pool.query<ChannelDbRow>('SELECT id, tenant_id, type, name, number, status, config, secrets FROM channels WHERE id = $1 AND deleted_at IS NULL', [channelId]);
+  if (!Number.isSafeInteger(channelId) || channelId <= 0 || channelId > 2_147_483_647) return undefined;
+  const r = await kernel.db.pool.query<ChannelDbRow>(`SELECT ${RECORD_COLS} FROM channels WHERE id = $1 AND deleted_at IS NULL`, [channelId]);
   return r.rows[0] ? toRecord(r.rows[0]) : undefined;
 }
 
 export async function findTenantChannel(kernel: Kernel, tenantId: number, channelId: number): Promise<ChannelRecord | undefined> {
-  const r = await kernel.db.pool.query<ChannelDbRow>('SELECT id, tenant_id, type, name, number, status, config, secrets FROM channels WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL', [tenantId, channelId]);
+  if (!Number.isSafeInteger(channelId) || channelId <= 0 || channelId > 2_147_483_647) return undefined;
+  const r = await kernel.db.pool.query<ChannelDbRow>(`SELECT ${RECORD_COLS} FROM channels WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL`, [tenantId, channelId]);
   return r.rows[0] ? toRecord(r.rows[0]) : undefined;
 }
 
-/** Records a channel's status (with time, QR and retries) and pushes it live as `channel.updated`. */
-export async function setChannelStatus(
-  kernel: Kernel,
-  tenantId: number,
-  channelId: number,
-  status: ChannelStatus,
-  extra: { qrcode?: string | null; number?: string | null; retries?: number } = {},
-): Promise<void> {
+/** The status part of a channel as screens see it (no config, no secrets). */
+export const STATUS_COLS = `id, name, type, status, status_at AS "statusAt", qrcode, pairing_code AS "pairingCode", retries, number, last_error AS "lastError"`;
+
+/**
+ * Records a channel's status (with time, QR, retries and last error) and
+ * pushes it live as `channel.updated`. Reaching `connected` clears the QR
+ * code, the pairing code, the retry count and the error: they described the
+ * way there. A deleted channel is left alone, so a session that is still
+ * closing cannot resurrect it.
+ */
+export async function setChannelStatus(kernel: Kernel, tenantId: number, channelId: number, status: ChannelStatus, extra: ChannelStatusExtra = {}): Promise<void> {
+  const connected = status === 'connected';
   const r = await kernel.db.pool.query(
-    `UPDATE channels SET status = $3, status_at = now(), updated_at = now(),
-        qrcode = CASE WHEN $4::boolean THEN $5 ELSE qrcode END,
+    `UPDATE channels SET status = $3, status_at = clock_timestamp(), updated_at = now(),
+        qrcode = CASE WHEN $4::boolean THEN $5 WHEN $10::boolean THEN NULL ELSE qrcode END,
+        pairing_code = CASE WHEN $10::boolean THEN NULL ELSE pairing_code END,
         number = COALESCE($6, number),
-        retries = COALESCE($7, retries)
-      WHERE tenant_id = $1 AND id = $2
-      RETURNING id, name, type, status, status_at AS "statusAt", qrcode, retries, number`,
-    [tenantId, channelId, status, 'qrcode' in extra, extra.qrcode ?? null, extra.number ?? null, extra.retries ?? null],
+        retries = COALESCE($7, CASE WHEN $10::boolean THEN 0 ELSE retries END),
+        last_error = CASE WHEN $8::boolean THEN $9 WHEN $10::boolean THEN NULL ELSE last_error END
+      WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL
+      RETURNING ${STATUS_COLS}`,
+    [tenantId, channelId, status, 'qrcode' in extra, extra.qrcode ?? null, extra.number ?? null, extra.retries ?? null, 'error' in extra, extra.error ?? null, connected],
   );
   if (r.rows[0]) await kernel.bus.publish({ tenantId, event: 'channel.updated', data: { channel: r.rows[0] } });
 }

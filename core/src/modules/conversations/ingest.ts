@@ -85,6 +85,8 @@ export async function ingestInbound(kernel: Kernel, msg: InboundMessage): Promis
   if (res.duplicate || res.blocked || !res.message) return { duplicate: res.duplicate, contactId: res.contactId };
   const ticket = await loadTicket(kernel.db.pool, msg.tenantId, res.ticketId!);
   const message = messageOut(res.message);
+  // Imported history (adapter.syncHistory) is stored quietly: no screens to wake per old message, no bots or absence messages.
+  if (msg.history) return { duplicate: false, messageId: message.id, ticketId: res.ticketId, contactId: res.contactId, ticketCreated: !!res.created };
   if (ticket) {
     await kernel.bus.publish({ tenantId: msg.tenantId, event: 'message.created', data: { message, ticket: ticketOut(ticket) }, rooms: ['tenant'] });
     await publishTicket(kernel, ticket, res.created ? 'ticket.created' : 'ticket.updated');

@@ -23,7 +23,7 @@ export async function listTickets(kernel: Kernel, who: ResolvedPrincipal, q: Tic
     params.push(x);
     return `$${params.length}`;
   };
-  const vis = visibilitySql({ userId: who.userId, profile: who.profile, queues: who.queues }, settings, params, {
+  const vis = visibilitySql({ tenantId: who.tenantId, userId: who.userId, profile: who.profile, queues: who.queues, apiToken: who.apiToken }, settings, params, {
     showAll: q.showAll ?? false,
     includeNotQueueDefined: q.includeNotQueueDefined ?? true,
   });

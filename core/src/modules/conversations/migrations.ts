@@ -1,4 +1,5 @@
 import type { MigrationDef } from '../../sdk/types.ts';
+import { INGEST_FUNCTIONS } from './ingest-sql.ts';
 
 /**
  * The conversation core's tables. Every index starts with tenant_id: every
@@ -202,11 +203,61 @@ export const conversationMigrations: MigrationDef[] = [
       `CREATE TABLE protocol_counters (tenant_id integer PRIMARY KEY, last bigint NOT NULL DEFAULT 0)`,
     ],
   },
+  { name: '0002_ingest_function', up: INGEST_FUNCTIONS },
   {
     name: '0002_business_hours',
     up: [
       `ALTER TABLE tenants ADD COLUMN business_hours jsonb NOT NULL DEFAULT '[]', ADD COLUMN message_business_hours text, ADD COLUMN rating_config jsonb NOT NULL DEFAULT '{}'`,
       `ALTER TABLE tickets ADD COLUMN absence_sent integer NOT NULL DEFAULT 0`,
+    ],
+  },
+  {
+    name: '0003_channels_sessions',
+    up: [
+      // Channel settings the kernel acts on (administration.md §3); the rest lives in config/secrets.
+      `ALTER TABLE channels
+         ADD COLUMN birthday_message text,
+         ADD COLUMN birthday_hour smallint CHECK (birthday_hour BETWEEN 0 AND 23),
+         ADD COLUMN birthday_media jsonb,
+         ADD COLUMN pairing_code text,
+         ADD COLUMN last_error text`,
+      // One row per long-lived channel session: the node that runs it and until when.
+      // A node renews every few seconds; a row whose lease ran out belongs to nobody.
+      `CREATE TABLE channel_sessions (
+        channel_id integer PRIMARY KEY REFERENCES channels(id) ON DELETE CASCADE,
+        tenant_id integer NOT NULL,
+        node_id text,
+        lease_until timestamptz NOT NULL DEFAULT '-infinity',
+        wanted boolean NOT NULL DEFAULT true,
+        failures integer NOT NULL DEFAULT 0,
+        retry_at timestamptz NOT NULL DEFAULT '-infinity',
+        updated_at timestamptz NOT NULL DEFAULT now())`,
+      `CREATE INDEX channel_sessions_free_idx ON channel_sessions (lease_until) WHERE wanted`,
+      `CREATE INDEX channel_sessions_node_idx ON channel_sessions (node_id) WHERE node_id IS NOT NULL`,
+      // Provider auth state (keys, tokens, cursors): in the database so a session can move between nodes.
+      `CREATE TABLE channel_auth_state (
+        channel_id integer NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+        tenant_id integer NOT NULL,
+        key text NOT NULL,
+        value jsonb NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (channel_id, key))`,
+      `CREATE TABLE channel_history_imports (
+        id bigserial PRIMARY KEY,
+        tenant_id integer NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        channel_id integer NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+        user_id integer,
+        request jsonb NOT NULL,
+        status text NOT NULL DEFAULT 'queued' CHECK (status IN ('queued','running','done','failed')),
+        imported integer NOT NULL DEFAULT 0,
+        total integer,
+        error text,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        finished_at timestamptz)`,
+      `CREATE INDEX channel_history_imports_idx ON channel_history_imports (tenant_id, channel_id, id DESC)`,
+      `CREATE INDEX channel_history_imports_channel_fk_idx ON channel_history_imports (channel_id)`,
+      // Moving or closing a channel's tickets reads them by channel.
+      `CREATE INDEX tickets_channel_active_idx ON tickets (tenant_id, channel_id, status) WHERE status IN ('open','pending')`,
     ],
   },
 ];

@@ -76,11 +76,12 @@ export function mediaTypeOf(mimetype: string): string {
 const OUT_TYPE: Record<string, OutboundMessage['type']> = { chat: 'chat', image: 'image', video: 'video', audio: 'audio', application: 'document', buttons: 'buttons', templates: 'template' };
 
 /** Marks a message failed (final) and tells the screens. */
-async function markFailed(kernel: Kernel, tenantId: number, messageId: string, reason: string) {
+async function markFailed(kernel: Kernel, tenantId: number, messageId: string, reason: string, errorCode = 'ERR_SENDING_WAPP_MSG') {
   await kernel.db.pool.query(`UPDATE message_sends SET state = 'failed', error = $3, finished_at = now() WHERE message_id = $2 AND tenant_id = $1`, [tenantId, messageId, reason]);
+  // The catalogue code (ChannelError.code) travels in data.errorCode beside the provider's reason.
   const r = await kernel.db.pool.query<MessageRow>(
-    `UPDATE messages SET status = 'failed', failure_reason = $3, updated_at = now() WHERE tenant_id = $1 AND id = $2 AND status = 'pending' RETURNING *`,
-    [tenantId, messageId, reason],
+    `UPDATE messages SET status = 'failed', failure_reason = $3, data = data || jsonb_build_object('errorCode', $4::text), updated_at = now() WHERE tenant_id = $1 AND id = $2 AND status = 'pending' RETURNING *`,
+    [tenantId, messageId, reason, errorCode],
   );
   if (r.rows[0]) {
     const ticket = await loadTicket(kernel.db.pool, tenantId, r.rows[0].ticket_id);
@@ -131,7 +132,7 @@ export function defineSendJob(kernel: Kernel) {
         to: { kind: adapter.identityKind, externalId, number: to.number, isGroup: to.is_group },
         type: OUT_TYPE[m.type] ?? 'chat',
         body: m.body,
-        media: m.media_url ? { kind: (mediaTypeOf(m.media_type ?? '') === 'application' ? 'document' : mediaTypeOf(m.media_type ?? '')) as 'image', url: m.media_url, path: m.media_url.startsWith('/') ? m.media_url : undefined, mimetype: m.media_type ?? 'application/octet-stream', name: m.media_name ?? 'arquivo' } : undefined,
+        media: m.media_url ? { kind: (mediaTypeOf(m.media_type ?? '') === 'application' ? 'document' : mediaTypeOf(m.media_type ?? '')) as 'image', url: m.media_url, path: kernel.storage.pathOf(m.media_url), mimetype: m.media_type ?? 'application/octet-stream', name: m.media_name ?? 'arquivo' } : undefined,
         buttons: (m.data?.buttons as OutboundMessage['buttons']) ?? undefined,
         quotedProviderId: quoted ?? undefined,
       };
@@ -142,7 +143,7 @@ export function defineSendJob(kernel: Kernel) {
       } catch (err) {
         const permanent = err instanceof ChannelError && err.permanent;
         if (permanent || job.attempt >= SEND_ATTEMPTS) {
-          await markFailed(kernel, tenantId, messageId, (err as Error).message.slice(0, 300));
+          await markFailed(kernel, tenantId, messageId, (err as Error).message.slice(0, 300), err instanceof ChannelError ? err.code : undefined);
           return { failed: true };
         }
         throw err;

@@ -39,6 +39,8 @@ export interface SessionCheckRow {
   queues: number[];
   user_menus: Record<string, boolean>;
   tenant_menus: Record<string, boolean>;
+  supervisor_admin: string | null;
+  terms_accepted: boolean;
 }
 
 export interface ResolvedPrincipal extends Principal {
@@ -47,17 +49,25 @@ export interface ResolvedPrincipal extends Principal {
   userMenus: Record<string, boolean>;
   tenantMenus: Record<string, boolean>;
   tenantBlocked: boolean;
+  /** supervisorAdmin setting on: a supervisor follows regular user rules. */
+  supervisorDemoted: boolean;
+  /** Whether the install's terms of use have been accepted by the superadmin. */
+  termsAccepted: boolean;
 }
 
 /**
  * Turns verified claims into a Principal, checking against the database that the
  * session is still live, the user still active and the tenant still active.
  * One indexed query per request: the price of logout and disable taking effect at once.
+ * The tenant is checked first so the users of a deactivated tenant are told why
+ * (ERR_TENANT_INACTIVE) even though their sessions were revoked with it.
  */
 export async function resolvePrincipal(pool: pg.Pool, claims: AccessClaims): Promise<ResolvedPrincipal> {
   const r = await pool.query<SessionCheckRow>(
     `SELECT u.id, u.tenant_id, u.name, u.email, u.profile, u.active, u.token_version, s.revoked_at,
-            t.status AS tenant_status, t.blocked AS tenant_blocked, u.queues, u.menus AS user_menus, t.menus AS tenant_menus
+            t.status AS tenant_status, t.blocked AS tenant_blocked, u.queues, u.menus AS user_menus, t.menus AS tenant_menus,
+            (SELECT value FROM settings st WHERE st.tenant_id = u.tenant_id AND st.key = 'supervisorAdmin') AS supervisor_admin,
+            EXISTS (SELECT 1 FROM tenants p WHERE p.id = 1 AND p.terms_accepted_at IS NOT NULL) AS terms_accepted
        FROM users u
        JOIN auth_sessions s ON s.id = $2 AND s.user_id = u.id
        JOIN tenants t ON t.id = u.tenant_id
@@ -66,11 +76,13 @@ export async function resolvePrincipal(pool: pg.Pool, claims: AccessClaims): Pro
   );
   const row = r.rows[0];
   if (!row || row.tenant_id !== claims.tid) throw new AppError('ERR_INVALID_TOKEN');
-  if (row.revoked_at || !row.active || row.token_version !== claims.tv) throw new AppError('ERR_SESSION_EXPIRED');
   if (row.tenant_status !== 'active') throw new AppError('ERR_TENANT_INACTIVE');
+  if (row.revoked_at || !row.active || row.token_version !== claims.tv) throw new AppError('ERR_SESSION_EXPIRED');
   return {
     userId: row.id, tenantId: row.tenant_id, profile: row.profile, email: row.email, name: row.name, sid: claims.sid,
     queues: row.queues, userMenus: row.user_menus, tenantMenus: row.tenant_menus, tenantBlocked: row.tenant_blocked,
+    supervisorDemoted: row.profile === 'super' && row.supervisor_admin === 'enabled',
+    termsAccepted: row.terms_accepted,
   };
 }
 
@@ -101,3 +113,26 @@ export const sessionMigrations = [
 ];
 
 export const newOpaqueToken = () => randomBytes(32).toString('base64url');
+
+/** Password-reset tokens, login throttle counters (PostgreSQL implementation) and used captcha challenges. */
+export const authMigrations = [
+  {
+    name: '0003_auth',
+    up: [
+      `CREATE TABLE auth_password_resets (
+        token_hash text PRIMARY KEY,
+        user_id integer NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        expires_at timestamptz NOT NULL,
+        used_at timestamptz)`,
+      `CREATE INDEX auth_password_resets_user_idx ON auth_password_resets (user_id)`,
+      `CREATE UNLOGGED TABLE auth_throttle (
+        key text PRIMARY KEY,
+        failures integer NOT NULL,
+        window_ends_at timestamptz NOT NULL,
+        locked_until timestamptz)`,
+      `CREATE UNLOGGED TABLE auth_captcha_used (id text PRIMARY KEY, expires_at timestamptz NOT NULL)`,
+      `CREATE INDEX auth_sessions_tenant_idx ON auth_sessions (tenant_id) WHERE revoked_at IS NULL`,
+    ],
+  },
+];

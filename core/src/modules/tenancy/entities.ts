@@ -33,6 +33,8 @@ export const Tenant = defineEntity({
     planId: p.integer().nullable(),
     timezone: p.string().default('America/Sao_Paulo'),
     termsAcceptedAt: p.datetime().nullable(),
+    /** Appearance colours: a list of `{name: value}` maps (spec core.md §3 "System colours"). */
+    systemColors: p.json<Record<string, string>[]>().default('[]'),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   }),
@@ -59,6 +61,25 @@ export const Setting = defineEntity({
     tenantId: p.integer().primary(),
     key: p.string().primary(),
     value: p.text(),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  }),
+});
+
+/** A plan offered at signup and assigned to tenants (administration.md §3 "Plan"). */
+export const Plan = defineEntity({
+  name: 'Plan',
+  tableName: 'plans',
+  properties: (p) => ({
+    id: p.integer().primary().autoincrement(),
+    name: p.string(),
+    value: p.decimal('number'),
+    users: p.integer(),
+    connections: p.integer(),
+    trial: p.boolean().default(false),
+    trialDays: p.integer().default(0),
+    /** Inactive plans stay on their tenants but are not offered at signup. */
+    active: p.boolean().default(true),
+    createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   }),
 });
@@ -102,6 +123,38 @@ export const tenancyMigrations = [
         updated_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (tenant_id, key))`,
       `CREATE TABLE install_secrets (key text PRIMARY KEY, value text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`,
+    ],
+  },
+  {
+    name: '0002_plans_colors_api_tokens',
+    up: [
+      `CREATE TABLE plans (
+        id serial PRIMARY KEY,
+        name text NOT NULL,
+        value numeric(12,2) NOT NULL DEFAULT 0 CHECK (value >= 0),
+        users integer NOT NULL CHECK (users >= 1),
+        connections integer NOT NULL CHECK (connections >= 0),
+        trial boolean NOT NULL DEFAULT false,
+        trial_days integer NOT NULL DEFAULT 0 CHECK (trial_days >= 0),
+        active boolean NOT NULL DEFAULT true,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now())`,
+      `ALTER TABLE tenants ADD CONSTRAINT tenants_plan_fk FOREIGN KEY (plan_id) REFERENCES plans(id) ON DELETE SET NULL`,
+      `ALTER TABLE tenants ADD COLUMN system_colors jsonb NOT NULL DEFAULT '[]'`,
+      // The trial sweep reads only trial tenants past their end.
+      `CREATE INDEX tenants_trial_idx ON tenants (trial_ends_at) WHERE trial`,
+      `CREATE TABLE tenant_api_tokens (
+        id serial PRIMARY KEY,
+        tenant_id integer NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        name text NOT NULL,
+        token_hash text NOT NULL UNIQUE,
+        token_prefix text NOT NULL,
+        created_by integer,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        rotated_at timestamptz,
+        last_used_at timestamptz,
+        revoked_at timestamptz)`,
+      `CREATE INDEX tenant_api_tokens_tenant_idx ON tenant_api_tokens (tenant_id, id)`,
     ],
   },
 ];

@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Kernel } from '../../kernel.ts';
+import { AppError } from '../../errors.ts';
+import { Mailer, listOutbox } from './mailer.ts';
+
+const mailers = new WeakMap<Kernel, Mailer>();
+
+/** The install's mailer (one per kernel). */
+export function mailerOf(kernel: Kernel): Mailer {
+  let m = mailers.get(kernel);
+  if (!m) mailers.set(kernel, (m = new Mailer(kernel.db.pool, kernel.config, kernel.logger.child({ mod: 'mail' }))));
+  return m;
+}
+
+const smtpBody = z
+  .object({
+    host: z.string().trim().min(1).max(253),
+    port: z.number().int().min(1).max(65535),
+    user: z.string().max(254).nullish(),
+    /** Omit to keep the stored password; null or '' clears it. */
+    password: z.string().max(500).nullish(),
+    secure: z.boolean().default(false),
+    from: z.string().max(254).nullish(),
+  })
+  .strict();
+
+export async function mailRoutes(app: FastifyInstance, kernel: Kernel) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const mailer = mailerOf(kernel);
+
+  /** Messages kept because no SMTP was configured or sending failed: platform superadmin only. */
+  r.get(
+    '/api/mail/outbox',
+    { config: { access: { profiles: ['superadmin'], menu: 'email' } }, schema: { querystring: z.object({ limit: z.coerce.number().int().min(1).max(500).optional(), tenantId: z.coerce.number().int().positive().optional() }) } },
+    async (req) => ({ messages: await listOutbox(kernel.db.pool, req.query) }),
+  );
+
+  // SMTP settings of the caller's tenant (administration.md §3 "SMTP"); the password is never returned.
+  const smtpAccess = { config: { access: { menu: 'settings', profiles: ['admin' as const] } } };
+  r.get('/api/tenants/smtp', smtpAccess, async (req) => {
+    const s = await mailer.getSmtp(req.principal!.tenantId);
+    if (!s) return { configured: false };
+    return { configured: true, host: s.host, port: s.port, user: s.user ?? null, secure: s.secure, from: s.from ?? null, hasPassword: s.hasPassword };
+  });
+  r.put('/api/tenants/smtp', { ...smtpAccess, schema: { body: smtpBody } }, async (req) => {
+    await mailer.setSmtp(req.principal!.tenantId, { ...req.body, password: req.body.password === undefined ? undefined : req.body.password });
+    const s = (await mailer.getSmtp(req.principal!.tenantId))!;
+    return { configured: true, host: s.host, port: s.port, user: s.user ?? null, secure: s.secure, from: s.from ?? null, hasPassword: s.hasPassword };
+  });
+  r.delete('/api/tenants/smtp', smtpAccess, async (req, reply) => {
+    await mailer.deleteSmtp(req.principal!.tenantId);
+    return reply.status(204).send();
+  });
+  /** Sends a test message through the tenant's saved SMTP settings and reports the server's answer. */
+  r.post('/api/tenants/smtp/test', { ...smtpAccess, schema: { body: z.object({ to: z.email().max(254) }).strict() } }, async (req) => {
+    const s = await mailer.getSmtp(req.principal!.tenantId);
+    if (!s) throw new AppError('ERR_SMTP_NOT_CONFIGURED');
+    try {
+      const messageId = await mailer.sendWith(s, { to: req.body.to, subject: 'Atende: teste de SMTP', text: 'Se você recebeu esta mensagem, o SMTP está configurado corretamente.' });
+      return { sent: true, messageId };
+    } catch (err) {
+      throw new AppError('ERR_SMTP_SEND', { details: (err as Error).message.slice(0, 200) });
+    }
+  });
+}

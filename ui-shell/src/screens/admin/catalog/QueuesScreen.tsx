@@ -1,0 +1,3 @@
+import { QueuesPage } from './CatalogPages.tsx';
+
+export default QueuesPage;

@@ -1,0 +1,3 @@
+import { QuickMessagesPage } from './CatalogPages.tsx';
+
+export default QuickMessagesPage;

@@ -1,0 +1,3 @@
+import { TagsPage } from './CatalogPages.tsx';
+
+export default TagsPage;

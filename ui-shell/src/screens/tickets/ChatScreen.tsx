@@ -1,0 +1,334 @@
+import { ActionIcon, Alert, Badge, Box, Button, Center, Group, Image, Menu, Modal, Paper, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import {
+  IconArrowBackUp, IconArrowLeft, IconArrowsExchange, IconCalendarTime, IconCheck, IconDotsVertical, IconEye, IconHistory, IconLayoutSidebarRight,
+  IconPlayerPlay, IconRefresh, IconSearch, IconShare3, IconX,
+} from '@tabler/icons-react';
+import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import { useAtom, useAtomValue, useSetAtom } from 'jotai';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router-dom';
+import { ConfirmDialog, ErrorBox, errorMessage, notify, sessionAtom, useRealtimeRoom } from '@atende/ui-shell/sdk';
+import {
+  deleteMessage, editMessage, getMessages, getTicket, reactMessage, sendMessage, updateTicket, type Message, type MessagesPage, type SendPayload, type Ticket,
+} from './api.ts';
+import { Composer } from './Composer.tsx';
+import { ContactPanel } from './ContactPanel.tsx';
+import { ForwardDialog, LogsDrawer, ResolveDialog, ScheduleDialog, SearchDrawer, TransferDialog } from './Dialogs.tsx';
+import { applyMessage, applyTicket, messagesKey, ticketKey } from './live.ts';
+import { MessageList } from './MessageList.tsx';
+import { contactPanelAtom, statusTabAtom } from './state.ts';
+import { ChannelIcon, ContactAvatar, intlLang, ticketName } from './util.tsx';
+import classes from './tickets.module.css';
+
+let localSeq = 0;
+
+/** `/atendimento/:ticketId`: the conversation with its header actions, composer and contact panel. */
+export default function ChatScreen() {
+  const { ticketId } = useParams();
+  const id = Number(ticketId);
+  if (!Number.isInteger(id) || id <= 0) return <ErrorBox title="404" />;
+  return <Conversation key={id} id={id} />;
+}
+
+function Conversation({ id }: { id: number }) {
+  const { t, i18n } = useTranslation();
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const session = useAtomValue(sessionAtom);
+  const setTab = useSetAtom(statusTabAtom);
+  const [panel, setPanel] = useAtom(contactPanelAtom);
+  const wide = useMediaQuery('(min-width: 64em)', true, { getInitialValueInEffect: false });
+  const lng = intlLang(i18n.language);
+  useRealtimeRoom(`ticket:${id}`);
+
+  const ticketQ = useQuery({ queryKey: ticketKey(id), queryFn: ({ signal }) => getTicket(id, signal), retry: false });
+  const ticket = ticketQ.data;
+  const privileged = session?.profile === 'admin' || session?.profile === 'super' || session?.profile === 'superadmin';
+  // Spy: an admin/supervisor watching someone else's open ticket reads without assigning (core.md §4).
+  const [spyOverride, setSpyOverride] = useState(false);
+  const othersTicket = !!ticket && ticket.status === 'open' && ticket.userId !== null && ticket.userId !== session?.userId;
+  const spy = privileged && othersTicket && !spyOverride;
+
+  const msgs = useInfiniteQuery<MessagesPage, Error, InfiniteData<MessagesPage>, readonly unknown[], string | undefined>({
+    queryKey: messagesKey(id, spy),
+    queryFn: ({ pageParam, signal }) => getMessages(id, pageParam, spy, signal),
+    initialPageParam: undefined,
+    getNextPageParam: (last) => (last.hasMore && last.messages[0] ? last.messages[0].id : undefined),
+    enabled: !!ticket,
+    staleTime: 10_000,
+  });
+  const [locals, setLocals] = useState<Message[]>([]);
+  const serverMessages = useMemo(() => (msgs.data ? [...msgs.data.pages].reverse().flatMap((p) => p.messages) : []), [msgs.data]);
+  const scheduled = msgs.data?.pages[0]?.messagesOffLine ?? [];
+  const messages = useMemo(() => {
+    const known = new Set(serverMessages.map((m) => m.id));
+    return [...serverMessages, ...locals.filter((l) => !known.has(l.id))];
+  }, [serverMessages, locals]);
+
+  // Opening a ticket with unread messages: the list badge goes away (the server marks them read when not spying).
+  useEffect(() => {
+    if (ticket && ticket.unreadMessages > 0 && msgs.isSuccess && !spy) applyTicket(qc, { ...ticket, unreadMessages: 0 });
+  }, [msgs.isSuccess]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const [replyTo, setReplyTo] = useState<Message | null>(null);
+  const [editing, setEditing] = useState<Message | null>(null);
+  const [deleting, setDeleting] = useState<Message | null>(null);
+  const [zoom, setZoom] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<'transfer' | 'resolve' | 'schedule' | 'logs' | 'search' | 'forward' | 'reopen' | null>(null);
+  const [scheduleBody, setScheduleBody] = useState('');
+  const [selecting, setSelecting] = useState(false);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [focusId, setFocusId] = useState<string | undefined>();
+  const [acting, setActing] = useState(false);
+
+  const doSend = useCallback(async (local: Message) => {
+    setLocals((ls) => ls.map((l) => (l.id === local.id ? { ...l, local: { ...l.local!, state: 'sending', error: undefined } } : l)));
+    try {
+      const saved = await sendMessage(id, local.local!.payload, local.local!.file);
+      setLocals((ls) => ls.filter((l) => l.id !== local.id));
+      applyMessage(qc, saved);
+    } catch (e) {
+      setLocals((ls) => ls.map((l) => (l.id === local.id ? { ...l, local: { ...l.local!, state: 'failed', error: errorMessage(e) } } : l)));
+    }
+  }, [id, qc]);
+
+  const send = (body: string, opts: { isNote: boolean; file?: File }) => {
+    const payload: SendPayload = { body, ...(replyTo ? { quotedMsgId: replyTo.id } : {}), ...(opts.isNote ? { isNote: true } : {}) };
+    const now = new Date().toISOString();
+    const file = opts.file;
+    const local: Message = {
+      id: `local-${++localSeq}`, ticketId: id, contactId: null, userId: session?.userId ?? null, fromMe: true, isNote: opts.isNote, body,
+      type: file ? (file.type.split('/')[0] ?? 'document') : 'chat', mediaUrl: file && file.type.startsWith('image/') ? URL.createObjectURL(file) : null, mediaName: file?.name ?? null,
+      mediaType: file?.type ?? null, status: 'pending', failureReason: null, quotedMsgId: replyTo?.id ?? null, scheduleDate: null, edited: false, isDeleted: false,
+      reactions: [], timestamp: now, createdAt: now, local: { state: 'sending', payload, file },
+    };
+    setLocals((ls) => [...ls, local]);
+    setReplyTo(null);
+    void doSend(local);
+  };
+
+  const act = async (body: Record<string, unknown>, after?: (t: Ticket) => void) => {
+    setActing(true);
+    try {
+      const updated = await updateTicket(id, body);
+      applyTicket(qc, updated);
+      after?.(updated);
+    } catch (e) {
+      notify.error(errorMessage(e));
+      throw e;
+    } finally {
+      setActing(false);
+    }
+  };
+  const start = () => void act({ status: 'open', userId: session?.userId }, () => { setTab('open'); setSpyOverride(true); }).catch(() => undefined);
+  const returnToQueue = () => void act({ status: 'pending', userId: null }, () => setTab('pending')).catch(() => undefined);
+  const reopen = () => void act({ status: 'open', userId: session?.userId }, () => setTab('open')).catch(() => undefined);
+
+  const handlers = useMemo(() => ({
+    onToggleSelect: (m: Message) => setSelected((s) => {
+      const n = new Set(s);
+      if (n.has(m.id)) n.delete(m.id);
+      else if (n.size < 10) n.add(m.id);
+      else notify.warning(t('tickets.forward.max'));
+      return n;
+    }),
+    onReply: (m: Message) => { setEditing(null); setReplyTo(m); },
+    onEdit: (m: Message) => { setReplyTo(null); setEditing(m); },
+    onDelete: (m: Message) => setDeleting(m),
+    onReact: (m: Message, emoji: string) => void reactMessage(m.id, emoji).catch(() => undefined),
+    onForward: (m: Message) => { setSelecting(true); setSelected(new Set([m.id])); },
+    onRetry: (m: Message) => void doSend(m),
+    onZoom: (url: string) => setZoom(url),
+  }), [doSend, t]);
+
+  if (ticketQ.isError) {
+    return (
+      <Center className={classes.chat}>
+        <ErrorBox title={t('tickets.chat.notFound')} message={errorMessage(ticketQ.error)} onRetry={() => void ticketQ.refetch()} />
+      </Center>
+    );
+  }
+
+  const name = ticketName(ticket);
+  const status = ticket?.status;
+  const readOnly = spy || status === 'closed';
+  const statusLabel = status ? t(`tickets.status.${status === 'schedule' ? 'pending' : status}`) : '';
+  const statusColor = status === 'open' ? 'teal' : status === 'pending' ? 'yellow' : 'gray';
+
+  return (
+    <Box className={classes.chat} style={{ display: 'flex', flexDirection: 'row' }}>
+      <Box className={classes.chat} data-testid="conversation">
+        <div className={classes.chatHeader}>
+          {!wide && <ActionIcon variant="subtle" color="gray" size="lg" onClick={() => navigate('/atendimento')} aria-label={t('common.back')}><IconArrowLeft size={20} /></ActionIcon>}
+          {ticket ? (
+            <UnstyledHeader onClick={() => setPanel((p) => !p)}>
+              <ContactAvatar name={name} src={ticket.contact?.profilePicUrl} seed={ticket.contactId} size={42} />
+              <Box style={{ minWidth: 0 }}>
+                <Group gap={6} wrap="nowrap">
+                  <Text fw={600} truncate="end" data-testid="chat-name">{name}</Text>
+                  <Badge size="xs" color={statusColor} variant="light" data-testid="chat-status">{statusLabel}</Badge>
+                </Group>
+                <Group gap={6} wrap="nowrap">
+                  <ChannelIcon type={ticket.channel} size={12} />
+                  <Text size="xs" c="dimmed" truncate="end">
+                    {[ticket.contact?.number, ticket.protocol ? `${t('tickets.panel.protocol')} ${ticket.protocol}` : null, ticket.username ? `${t('tickets.chat.agent')}: ${ticket.username}` : null, ticket.queue?.name].filter(Boolean).join(' · ')}
+                  </Text>
+                </Group>
+              </Box>
+            </UnstyledHeader>
+          ) : (
+            <Group style={{ flex: 1 }}><Skeleton circle height={42} /><Stack gap={6}><Skeleton height={12} width={160} /><Skeleton height={8} width={220} /></Stack></Group>
+          )}
+          {ticket && (
+            <Group gap={6} wrap="nowrap">
+              {status === 'pending' && <Button size="xs" color="teal" leftSection={<IconPlayerPlay size={14} />} onClick={start} loading={acting} data-testid="action-start">{t('tickets.actions.start')}</Button>}
+              {status === 'closed' && <Button size="xs" variant="light" leftSection={<IconRefresh size={14} />} onClick={reopen} loading={acting} data-testid="action-reopen">{t('tickets.actions.reopen')}</Button>}
+              {spy && <Badge color="grape" variant="light" leftSection={<IconEye size={12} />}>{t('tickets.actions.spying')}</Badge>}
+              {status === 'open' && (wide ? (
+                <>
+                  <Button size="xs" variant="default" leftSection={<IconArrowsExchange size={14} />} onClick={() => setDialog('transfer')} data-testid="action-transfer">{t('tickets.actions.transfer')}</Button>
+                  <Button size="xs" color="teal" leftSection={<IconCheck size={14} />} onClick={() => setDialog('resolve')} data-testid="action-resolve">{t('tickets.actions.resolve')}</Button>
+                </>
+              ) : (
+                <Tooltip label={t('tickets.actions.resolve')}><ActionIcon size="lg" color="teal" onClick={() => setDialog('resolve')} aria-label={t('tickets.actions.resolve')} data-testid="action-resolve"><IconCheck size={18} /></ActionIcon></Tooltip>
+              ))}
+              {wide && <Tooltip label={t('tickets.search.title')}><ActionIcon variant="subtle" color="gray" size="lg" onClick={() => setDialog('search')} aria-label={t('tickets.search.title')}><IconSearch size={19} /></ActionIcon></Tooltip>}
+              <Menu position="bottom-end" shadow="md" width={230}>
+                <Menu.Target><ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('tickets.actions.more')} data-testid="action-more"><IconDotsVertical size={19} /></ActionIcon></Menu.Target>
+                <Menu.Dropdown>
+                  {status !== 'closed' && !wide && <Menu.Item leftSection={<IconArrowsExchange size={15} />} onClick={() => setDialog('transfer')}>{t('tickets.actions.transfer')}</Menu.Item>}
+                  {status === 'open' && <Menu.Item leftSection={<IconArrowBackUp size={15} />} onClick={returnToQueue} data-testid="action-return">{t('tickets.actions.returnToQueue')}</Menu.Item>}
+                  {status === 'pending' && <Menu.Item leftSection={<IconArrowsExchange size={15} />} onClick={() => setDialog('transfer')}>{t('tickets.actions.transfer')}</Menu.Item>}
+                  {privileged && othersTicket && (
+                    <Menu.Item leftSection={<IconEye size={15} />} onClick={() => setSpyOverride((s) => !s)}>{spy ? t('tickets.actions.stopSpy') : t('tickets.actions.spy')}</Menu.Item>
+                  )}
+                  {status !== 'closed' && <Menu.Item leftSection={<IconCalendarTime size={15} />} onClick={() => { setScheduleBody(''); setDialog('schedule'); }}>{t('tickets.schedule.title')}</Menu.Item>}
+                  <Menu.Item leftSection={<IconShare3 size={15} />} onClick={() => { setSelecting(true); setSelected(new Set()); }}>{t('tickets.forward.selectMode')}</Menu.Item>
+                  <Menu.Item leftSection={<IconSearch size={15} />} onClick={() => setDialog('search')}>{t('tickets.search.title')}</Menu.Item>
+                  <Menu.Item leftSection={<IconHistory size={15} />} onClick={() => setDialog('logs')} data-testid="action-logs">{t('tickets.logs.title')}</Menu.Item>
+                  <Menu.Item leftSection={<IconLayoutSidebarRight size={15} />} onClick={() => setPanel((p) => !p)}>{panel ? t('tickets.panel.hide') : t('tickets.panel.show')}</Menu.Item>
+                </Menu.Dropdown>
+              </Menu>
+            </Group>
+          )}
+        </div>
+        {selecting && (
+          <Group justify="space-between" px="md" py={6} bg="var(--mantine-primary-color-light)">
+            <Text size="sm" fw={500}>{t('tickets.forward.selected', { n: selected.size })}</Text>
+            <Group gap="xs">
+              <Button size="xs" variant="default" leftSection={<IconX size={14} />} onClick={() => { setSelecting(false); setSelected(new Set()); }}>{t('common.cancel')}</Button>
+              <Button size="xs" leftSection={<IconShare3 size={14} />} disabled={!selected.size} onClick={() => setDialog('forward')}>{t('tickets.forward.submit')}</Button>
+            </Group>
+          </Group>
+        )}
+        {scheduled.length > 0 && (
+          <Paper radius={0} px="md" py={6} bg="var(--mantine-color-blue-light)">
+            <Group gap={6}><IconCalendarTime size={15} /><Text size="xs">{t('tickets.schedule.pendingCount', { n: scheduled.length })}</Text></Group>
+          </Paper>
+        )}
+        {msgs.isPending || !ticket ? (
+          <Box className={classes.wall} p="lg">
+            <Stack gap="md">{[40, 65, 30, 55, 45].map((w, i) => <Group key={i} justify={i % 2 ? 'flex-end' : 'flex-start'}><Skeleton height={38} width={`${w}%`} radius="md" /></Group>)}</Stack>
+          </Box>
+        ) : msgs.isError ? (
+          <Center className={classes.wall}><ErrorBox title={t('tickets.chat.loadFailed')} onRetry={() => void msgs.refetch()} /></Center>
+        ) : (
+          <MessageList
+            messages={messages}
+            lng={lng}
+            hasOlder={!!msgs.hasNextPage}
+            loadingOlder={msgs.isFetchingNextPage}
+            onLoadOlder={() => void msgs.fetchNextPage()}
+            readOnly={readOnly}
+            selecting={selecting}
+            selectedIds={selected}
+            handlers={handlers}
+            focusId={focusId}
+          />
+        )}
+        {ticket && status === 'pending' && (
+          <Group justify="center" gap="sm" p="sm" className={classes.composer}>
+            <Text size="sm" c="dimmed">{t('tickets.chat.pendingHint')}</Text>
+            <Button size="xs" color="teal" leftSection={<IconPlayerPlay size={14} />} onClick={start} loading={acting}>{t('tickets.actions.start')}</Button>
+          </Group>
+        )}
+        {ticket && status === 'closed' && (
+          <Group justify="center" gap="sm" p="sm" className={classes.composer}>
+            <Text size="sm" c="dimmed">{t('tickets.chat.closedHint')}</Text>
+            <Button size="xs" variant="light" leftSection={<IconRefresh size={14} />} onClick={reopen} loading={acting}>{t('tickets.actions.reopen')}</Button>
+          </Group>
+        )}
+        {ticket && status === 'open' && spy && (
+          <Alert radius={0} color="grape" icon={<IconEye size={16} />} py={8}>
+            <Group justify="space-between"><Text size="sm">{t('tickets.chat.spyHint', { name: ticket.username ?? '' })}</Text><Button size="xs" variant="light" color="grape" onClick={() => setSpyOverride(true)}>{t('tickets.actions.stopSpy')}</Button></Group>
+          </Alert>
+        )}
+        {ticket && status === 'open' && !spy && (
+          <Composer
+            ticketId={id}
+            replyTo={replyTo}
+            onCancelReply={() => setReplyTo(null)}
+            editing={editing}
+            onCancelEdit={() => setEditing(null)}
+            onSend={send}
+            onSaveEdit={(m, body) => {
+              setEditing(null);
+              void editMessage(m.id, body).then((saved) => applyMessage(qc, saved)).catch(() => undefined);
+            }}
+            onSchedule={(body) => { setScheduleBody(body); setDialog('schedule'); }}
+          />
+        )}
+      </Box>
+      {ticket && panel && <ContactPanel ticket={ticket} onClose={() => setPanel(false)} />}
+
+      {ticket && (
+        <>
+          <TransferDialog ticket={ticket} opened={dialog === 'transfer'} onClose={() => setDialog(null)} onSubmit={async (b) => {
+            const updated = await updateTicket(id, { ...b, ...(b.userId ? { status: 'open' } : {}) });
+            applyTicket(qc, updated);
+            notify.success(t('tickets.transfer.done'));
+            if (updated.userId !== session?.userId && !privileged) navigate('/atendimento');
+          }} />
+          <ResolveDialog opened={dialog === 'resolve'} onClose={() => setDialog(null)} onSubmit={async (b) => {
+            const updated = await updateTicket(id, b);
+            applyTicket(qc, updated);
+            notify.success(t('tickets.resolve.done'));
+            setTab(updated.status === 'closed' ? 'closed' : 'open');
+          }} />
+          <ScheduleDialog opened={dialog === 'schedule'} initialBody={scheduleBody} onClose={() => setDialog(null)} onSubmit={async (p) => {
+            const saved = await sendMessage(id, p);
+            applyMessage(qc, saved);
+          }} />
+          <ForwardDialog opened={dialog === 'forward'} messageIds={[...selected]} onClose={() => setDialog(null)} onDone={() => { setDialog(null); setSelecting(false); setSelected(new Set()); }} />
+          <LogsDrawer ticketId={id} opened={dialog === 'logs'} onClose={() => setDialog(null)} />
+          <SearchDrawer ticketId={id} opened={dialog === 'search'} onClose={() => setDialog(null)} onPick={(m) => { setDialog(null); setFocusId(undefined); requestAnimationFrame(() => setFocusId(m.id)); }} />
+        </>
+      )}
+      <ConfirmDialog
+        opened={!!deleting}
+        title={t('tickets.msg.deleteTitle')}
+        message={t('tickets.msg.deleteText')}
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          const m = deleting!;
+          await deleteMessage(m.id).then(() => applyMessage(qc, { ...m, isDeleted: true, body: '' })).catch(() => undefined);
+          setDeleting(null);
+        }}
+      />
+      <Modal opened={!!zoom} onClose={() => setZoom(null)} size="auto" centered withCloseButton padding={4} title={t('tickets.msg.image')}>
+        {zoom && <Image src={zoom} alt="" mah="80vh" fit="contain" />}
+      </Modal>
+    </Box>
+  );
+}
+
+function UnstyledHeader({ children, onClick }: { children: React.ReactNode; onClick: () => void }) {
+  const ref = useRef<HTMLDivElement>(null);
+  return (
+    <Group ref={ref} gap="sm" wrap="nowrap" style={{ flex: 1, minWidth: 0, cursor: 'pointer' }} onClick={onClick}>
+      {children}
+    </Group>
+  );
+}

@@ -1,0 +1,282 @@
+import { ActionIcon, Box, CloseButton, Group, Paper, Popover, ScrollArea, Switch, Text, Textarea, Tooltip, UnstyledButton } from '@mantine/core';
+import { IconArrowBackUp, IconCalendarTime, IconMicrophone, IconMoodSmile, IconPaperclip, IconPencil, IconPlayerStopFilled, IconSend, IconTrash } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage, notify } from '@atende/ui-shell/sdk';
+import { listQuickMessages, resolveQuickMessage, type Message, type QuickMessage } from './api.ts';
+import classes from './tickets.module.css';
+
+const EMOJIS = ['😀', '😃', '😄', '😁', '😅', '😂', '🙂', '😉', '😊', '😍', '😘', '😎', '🤔', '😐', '😴', '😢', '😭', '😡', '😱', '🥳', '🤝', '👍', '👎', '👏', '🙏', '💪', '👋', '✌️', '👌', '❤️', '💙', '💚', '🔥', '⭐', '✅', '❌', '⚠️', '📌', '📎', '📞', '📅', '⏰', '💰', '🎉', '🚀', '📦', '🛒', '📝'];
+
+export interface ComposerProps {
+  ticketId: number;
+  disabled?: boolean;
+  replyTo: Message | null;
+  onCancelReply: () => void;
+  editing: Message | null;
+  onCancelEdit: () => void;
+  onSend: (body: string, opts: { isNote: boolean; file?: File }) => void;
+  onSaveEdit: (m: Message, body: string) => void;
+  onSchedule: (body: string) => void;
+}
+
+/** Enter sends, Shift+Enter breaks the line, '/' opens quick messages (UI.md). */
+export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, onCancelEdit, onSend, onSaveEdit, onSchedule }: ComposerProps) {
+  const { t } = useTranslation();
+  const [text, setText] = useState('');
+  const [isNote, setIsNote] = useState(false);
+  const [emojiOpen, setEmojiOpen] = useState(false);
+  const [qmIndex, setQmIndex] = useState(0);
+  const [qmDismissed, setQmDismissed] = useState(false);
+  const [quickError, setQuickError] = useState<string | null>(null);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const fileRef = useRef<HTMLInputElement>(null);
+
+  // Per-ticket drafts survive switching tickets.
+  const drafts = useRef(new Map<number, string>());
+  useEffect(() => {
+    setText(drafts.current.get(ticketId) ?? '');
+    setQuickError(null);
+    return () => undefined;
+  }, [ticketId]);
+  useEffect(() => {
+    drafts.current.set(ticketId, text);
+  }, [text, ticketId]);
+  useEffect(() => {
+    if (editing) {
+      setText(editing.body);
+      inputRef.current?.focus();
+    }
+  }, [editing]);
+  useEffect(() => {
+    if (replyTo) inputRef.current?.focus();
+  }, [replyTo]);
+
+  const quick = useQuery({ queryKey: ['tickets', 'quick-messages'], queryFn: listQuickMessages, staleTime: 60_000, enabled: text.startsWith('/') });
+  const slash = /^\/(\S*)$/.exec(text);
+  const matches = useMemo(() => {
+    if (!slash) return [];
+    const term = slash[1]!.toLowerCase();
+    const list = quick.data ?? [];
+    return list.filter((q) => q.key.toLowerCase().startsWith(term) || (term.length > 1 && q.message.toLowerCase().includes(term))).slice(0, 30);
+  }, [slash?.[1], quick.data]); // eslint-disable-line react-hooks/exhaustive-deps
+  const qmOpen = !!slash && !qmDismissed && !editing;
+  useEffect(() => {
+    setQmIndex(0);
+    if (!text.startsWith('/')) setQmDismissed(false);
+    setQuickError(null);
+  }, [text]);
+
+  const pickQuick = (q: QuickMessage) => {
+    setText(q.message);
+    setQmDismissed(true);
+    requestAnimationFrame(() => inputRef.current?.focus());
+  };
+
+  const submit = async () => {
+    const body = text.trim();
+    if (editing) {
+      if (body && body !== editing.body) onSaveEdit(editing, body);
+      else onCancelEdit();
+      setText('');
+      return;
+    }
+    if (!body) return;
+    if (/^\/\S+$/.test(body)) {
+      // A slash with no pick: the server decides (none found / several match).
+      try {
+        const q = await resolveQuickMessage(body);
+        setText(q.message);
+        setQmDismissed(true);
+      } catch (e) {
+        const msg = errorMessage(e);
+        setQuickError(msg);
+        notify.error(msg);
+      }
+      return;
+    }
+    onSend(body, { isNote });
+    setText('');
+    drafts.current.delete(ticketId);
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (qmOpen && matches.length) {
+      if (e.key === 'ArrowDown') {
+        e.preventDefault();
+        setQmIndex((i) => (i + 1) % matches.length);
+        return;
+      }
+      if (e.key === 'ArrowUp') {
+        e.preventDefault();
+        setQmIndex((i) => (i - 1 + matches.length) % matches.length);
+        return;
+      }
+      if (e.key === 'Enter' || e.key === 'Tab') {
+        e.preventDefault();
+        pickQuick(matches[qmIndex] ?? matches[0]!);
+        return;
+      }
+    }
+    if (e.key === 'Escape') {
+      if (qmOpen) setQmDismissed(true);
+      else if (editing) {
+        onCancelEdit();
+        setText('');
+      } else if (replyTo) onCancelReply();
+      return;
+    }
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void submit();
+    }
+  };
+
+  // --- audio recording ---
+  const [recording, setRecording] = useState<{ rec: MediaRecorder; started: number } | null>(null);
+  const [elapsed, setElapsed] = useState(0);
+  const chunks = useRef<Blob[]>([]);
+  const cancelRec = useRef(false);
+  useEffect(() => {
+    if (!recording) return;
+    const timer = setInterval(() => setElapsed(Math.floor((Date.now() - recording.started) / 1000)), 500);
+    return () => clearInterval(timer);
+  }, [recording]);
+  const startRecording = async () => {
+    if (!navigator.mediaDevices?.getUserMedia || typeof MediaRecorder === 'undefined') {
+      notify.error(t('tickets.composer.recordUnsupported'));
+      return;
+    }
+    let stream: MediaStream;
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+    } catch (e) {
+      const denied = e instanceof DOMException && (e.name === 'NotAllowedError' || e.name === 'SecurityError');
+      notify.error(denied ? t('tickets.composer.micDenied') : t('tickets.composer.recordFailed'));
+      return;
+    }
+    const mime = ['audio/ogg;codecs=opus', 'audio/webm;codecs=opus', 'audio/webm'].find((m) => MediaRecorder.isTypeSupported(m));
+    const rec = new MediaRecorder(stream, mime ? { mimeType: mime } : undefined);
+    chunks.current = [];
+    cancelRec.current = false;
+    rec.ondataavailable = (ev) => ev.data.size && chunks.current.push(ev.data);
+    rec.onerror = () => notify.error(t('tickets.composer.recordFailed'));
+    rec.onstop = () => {
+      stream.getTracks().forEach((tr) => tr.stop());
+      setRecording(null);
+      setElapsed(0);
+      if (cancelRec.current || !chunks.current.length) return;
+      const type = rec.mimeType || 'audio/webm';
+      const ext = type.includes('ogg') ? 'ogg' : 'webm';
+      onSend('', { isNote: false, file: new File(chunks.current, `audio-${Date.now()}.${ext}`, { type }) });
+    };
+    rec.start();
+    setRecording({ rec, started: Date.now() });
+  };
+  const stopRecording = (cancel: boolean) => {
+    cancelRec.current = cancel;
+    recording?.rec.stop();
+  };
+
+  if (disabled) return null;
+
+  const bar = replyTo ?? editing;
+  return (
+    <Box className={classes.composer} data-note={isNote || undefined}>
+      {bar && (
+        <Paper withBorder radius="md" p={6} mb={6} style={{ borderLeft: `4px solid var(--mantine-color-${editing ? 'blue' : 'teal'}-6)` }}>
+          <Group justify="space-between" wrap="nowrap" gap="xs">
+            <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
+              {editing ? <IconPencil size={16} /> : <IconArrowBackUp size={16} />}
+              <Box style={{ minWidth: 0 }}>
+                <Text size="xs" fw={600}>{editing ? t('tickets.composer.editing') : t('tickets.composer.replyingTo')}</Text>
+                <Text size="xs" c="dimmed" truncate="end">{bar.body || bar.mediaName}</Text>
+              </Box>
+            </Group>
+            <CloseButton size="sm" aria-label={t('common.cancel')} onClick={() => (editing ? (onCancelEdit(), setText('')) : onCancelReply())} />
+          </Group>
+        </Paper>
+      )}
+      {recording ? (
+        <Group justify="flex-end" gap="sm" py={4}>
+          <Tooltip label={t('tickets.composer.cancelRecording')}><ActionIcon variant="subtle" color="gray" size="lg" onClick={() => stopRecording(true)} aria-label={t('tickets.composer.cancelRecording')}><IconTrash size={20} /></ActionIcon></Tooltip>
+          <Group gap={6}><span className={classes.recDot} /><Text size="sm" ff="monospace">{`${Math.floor(elapsed / 60)}:${String(elapsed % 60).padStart(2, '0')}`}</Text></Group>
+          <Tooltip label={t('tickets.composer.sendAudio')}><ActionIcon size="xl" radius="xl" color="teal" onClick={() => stopRecording(false)} aria-label={t('tickets.composer.sendAudio')}><IconPlayerStopFilled size={18} /></ActionIcon></Tooltip>
+        </Group>
+      ) : (
+        <Group gap={4} align="flex-end" wrap="nowrap">
+          <Popover opened={emojiOpen} onChange={setEmojiOpen} position="top-start" shadow="md" withinPortal>
+            <Popover.Target>
+              <Tooltip label={t('tickets.composer.emoji')}><ActionIcon variant="subtle" color="gray" size="lg" mb={4} onClick={() => setEmojiOpen((o) => !o)} aria-label={t('tickets.composer.emoji')}><IconMoodSmile size={22} /></ActionIcon></Tooltip>
+            </Popover.Target>
+            <Popover.Dropdown p={6}>
+              <div className={classes.emojiGrid}>
+                {EMOJIS.map((e) => (
+                  <UnstyledButton key={e} className={classes.emojiBtn} onClick={() => {
+                    const el = inputRef.current;
+                    const pos = el?.selectionStart ?? text.length;
+                    setText(text.slice(0, pos) + e + text.slice(pos));
+                    requestAnimationFrame(() => el?.focus());
+                  }}>{e}</UnstyledButton>
+                ))}
+              </div>
+            </Popover.Dropdown>
+          </Popover>
+          <Tooltip label={t('tickets.composer.attach')}><ActionIcon variant="subtle" color="gray" size="lg" mb={4} onClick={() => fileRef.current?.click()} aria-label={t('tickets.composer.attach')} disabled={!!editing || isNote}><IconPaperclip size={21} /></ActionIcon></Tooltip>
+          <input ref={fileRef} type="file" hidden data-testid="file-input" onChange={(e) => {
+            const file = e.currentTarget.files?.[0];
+            e.currentTarget.value = '';
+            if (file) onSend(text.trim(), { isNote: false, file });
+            if (file) setText('');
+          }} />
+          <Popover opened={qmOpen} position="top-start" width="target" shadow="md" trapFocus={false} withinPortal returnFocus={false}>
+            <Popover.Target>
+              <Box className={classes.composerBox}>
+                <Textarea
+                  ref={inputRef}
+                  value={text}
+                  onChange={(e) => setText(e.currentTarget.value)}
+                  onKeyDown={onKeyDown}
+                  placeholder={isNote ? t('tickets.composer.notePlaceholder') : t('tickets.composer.placeholder')}
+                  aria-label={t('tickets.composer.placeholder')}
+                  autosize
+                  minRows={1}
+                  maxRows={7}
+                  variant="unstyled"
+                  error={quickError ?? undefined}
+                  data-testid="composer"
+                  styles={{ input: { paddingTop: 9, paddingBottom: 9, fontSize: 14.5 } }}
+                />
+              </Box>
+            </Popover.Target>
+            <Popover.Dropdown p={4} data-testid="quick-messages">
+              {matches.length ? (
+                <ScrollArea.Autosize mah={260}>
+                  {matches.map((q, i) => (
+                    <UnstyledButton key={q.id} w="100%" p={8} style={{ borderRadius: 6, background: i === qmIndex ? 'var(--mantine-primary-color-light)' : undefined }} onMouseEnter={() => setQmIndex(i)} onMouseDown={(e) => e.preventDefault()} onClick={() => pickQuick(q)} data-testid="quick-message-option">
+                      <Text size="sm" fw={600}>/{q.key}</Text>
+                      <Text size="xs" c="dimmed" lineClamp={2}>{q.message}</Text>
+                    </UnstyledButton>
+                  ))}
+                </ScrollArea.Autosize>
+              ) : (
+                <Text size="sm" c="dimmed" p={8}>{quick.isPending ? t('app.loading') : t('tickets.composer.noQuick')}</Text>
+              )}
+            </Popover.Dropdown>
+          </Popover>
+          <Tooltip label={t('tickets.schedule.title')}><ActionIcon variant="subtle" color="gray" size="lg" mb={4} onClick={() => onSchedule(text.trim())} aria-label={t('tickets.schedule.title')} disabled={!!editing}><IconCalendarTime size={21} /></ActionIcon></Tooltip>
+          {text.trim() || editing ? (
+            <Tooltip label={editing ? t('common.save') : t('tickets.composer.send')}><ActionIcon size="xl" radius="xl" onClick={() => void submit()} aria-label={t('tickets.composer.send')} data-testid="send"><IconSend size={19} /></ActionIcon></Tooltip>
+          ) : (
+            <Tooltip label={t('tickets.composer.record')}><ActionIcon size="xl" radius="xl" variant="light" onClick={() => void startRecording()} aria-label={t('tickets.composer.record')} disabled={isNote}><IconMicrophone size={20} /></ActionIcon></Tooltip>
+          )}
+        </Group>
+      )}
+      <Group justify="space-between" mt={4} px={4}>
+        <Switch size="xs" color="yellow" checked={isNote} onChange={(e) => setIsNote(e.currentTarget.checked)} label={t('tickets.composer.noteToggle')} />
+        <Text size="10px" c="dimmed" visibleFrom="sm">{t('tickets.composer.hint')}</Text>
+      </Group>
+    </Box>
+  );
+}

@@ -1,0 +1,118 @@
+import { ActionIcon, Badge, Box, Button, CopyButton, Divider, Group, Skeleton, Stack, Text, Textarea, Title, Tooltip, UnstyledButton } from '@mantine/core';
+import { IconCheck, IconCopy, IconX } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { api, formatDateTime, notify } from '@atende/ui-shell/sdk';
+import { EMPTY_FILTERS, getContact, listTickets, updateTicket, type Ticket } from './api.ts';
+import { applyTicket } from './live.ts';
+import { ChannelIcon, ContactAvatar, ticketName } from './util.tsx';
+import classes from './tickets.module.css';
+
+function Field({ label, value, copy }: { label: string; value: string | null | undefined; copy?: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <div>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600} lts={0.3}>{label}</Text>
+      <Group gap={4} wrap="nowrap">
+        <Text size="sm" truncate="end">{value || '—'}</Text>
+        {copy && value && (
+          <CopyButton value={value}>
+            {({ copied, copy: doCopy }) => (
+              <Tooltip label={copied ? t('tickets.panel.copied') : t('tickets.msg.copy')}><ActionIcon size="xs" variant="subtle" color="gray" onClick={doCopy}>{copied ? <IconCheck size={12} /> : <IconCopy size={12} />}</ActionIcon></Tooltip>
+            )}
+          </CopyButton>
+        )}
+      </Group>
+    </div>
+  );
+}
+
+/** The contact panel beside the conversation (UI.md): fields, tags, wallets, previous tickets, notes. */
+export function ContactPanel({ ticket, onClose }: { ticket: Ticket; onClose: () => void }) {
+  const { t, i18n } = useTranslation();
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const contact = useQuery({ queryKey: ['tickets', 'contact', ticket.contactId], queryFn: () => getContact(ticket.contactId), staleTime: 60_000, retry: false });
+  const number = ticket.contact?.number ?? contact.data?.number ?? '';
+  const previous = useQuery({
+    queryKey: ['tickets', 'previous', ticket.contactId],
+    queryFn: () => listTickets('closed', { ...EMPTY_FILTERS, showAll: true, searchParam: number && number.replace(/\D/g, '').length >= 3 ? number : ticketName(ticket) }, undefined),
+    staleTime: 60_000,
+    retry: false,
+  });
+  const lanes = useQuery({ queryKey: ['tickets', 'lanes'], queryFn: () => api.get<unknown>('/plugins/kanban/lanes', { silent: true, background: true }), staleTime: 300_000, retry: false, enabled: ticket.kanban != null });
+  const laneName = Array.isArray(lanes.data) ? (lanes.data as { id: number; name: string }[]).find((l) => l.id === ticket.kanban)?.name : undefined;
+  const [notes, setNotes] = useState(ticket.notes ?? '');
+  const [saving, setSaving] = useState(false);
+  useEffect(() => setNotes(ticket.notes ?? ''), [ticket.id, ticket.notes]);
+  const saveNotes = async () => {
+    setSaving(true);
+    try {
+      const updated = await updateTicket(ticket.id, { notes: notes.trim() || null });
+      applyTicket(qc, updated);
+      notify.success(t('tickets.panel.notesSaved'));
+    } catch {
+      notify.error(t('tickets.panel.notesFailed'));
+    } finally {
+      setSaving(false);
+    }
+  };
+  const tags = contact.data?.tags ?? ticket.tags ?? [];
+  const wallets = ticket.contact?.wallets ?? [];
+  const prevTickets = (previous.data?.tickets ?? []).filter((x) => x.id !== ticket.id && x.contactId === ticket.contactId);
+  const name = ticketName(ticket);
+  return (
+    <Box className={classes.panel} data-testid="contact-panel">
+      <Group justify="space-between" px="md" h={60} style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
+        <Text fw={600}>{t('tickets.panel.title')}</Text>
+        <ActionIcon variant="subtle" color="gray" onClick={onClose} aria-label={t('common.close')}><IconX size={18} /></ActionIcon>
+      </Group>
+      <Stack align="center" gap={4} py="lg" px="md">
+        <ContactAvatar name={name} src={ticket.contact?.profilePicUrl} seed={ticket.contactId} size={96} />
+        <Title order={4} ta="center" mt="xs">{name}</Title>
+        <Text size="sm" c="dimmed">{number}</Text>
+        <Group gap={6} mt={4}><ChannelIcon type={ticket.channel} /><Text size="xs" c="dimmed">{ticket.channelName}</Text></Group>
+      </Stack>
+      <Divider />
+      <Stack gap="sm" p="md">
+        {contact.isPending ? <Skeleton height={60} /> : (
+          <>
+            <Field label={t('tickets.panel.number')} value={number} copy />
+            <Field label={t('tickets.panel.email')} value={contact.data?.email} copy />
+            <Field label={t('tickets.panel.protocol')} value={ticket.protocol} copy />
+            {laneName && <Field label={t('tickets.panel.lane')} value={laneName} />}
+          </>
+        )}
+        <div>
+          <Text size="xs" c="dimmed" tt="uppercase" fw={600} lts={0.3} mb={4}>{t('tickets.panel.tags')}</Text>
+          {tags.length ? <Group gap={4}>{tags.map((g) => <Badge key={g.id} color={g.color} variant="light" tt="none">{g.name}</Badge>)}</Group> : <Text size="sm" c="dimmed">{t('tickets.panel.noTags')}</Text>}
+        </div>
+        <div>
+          <Text size="xs" c="dimmed" tt="uppercase" fw={600} lts={0.3} mb={4}>{t('tickets.panel.wallets')}</Text>
+          <Text size="sm" c={wallets.length ? undefined : 'dimmed'}>{wallets.length ? t('tickets.panel.walletCount', { n: wallets.length }) : t('tickets.panel.noWallets')}</Text>
+        </div>
+      </Stack>
+      <Divider />
+      <Stack gap={6} p="md">
+        <Text size="xs" c="dimmed" tt="uppercase" fw={600} lts={0.3}>{t('tickets.panel.notes')}</Text>
+        <Textarea value={notes} onChange={(e) => setNotes(e.currentTarget.value)} autosize minRows={3} maxRows={8} placeholder={t('tickets.panel.notesPlaceholder')} />
+        <Group justify="flex-end"><Button size="xs" variant="light" onClick={() => void saveNotes()} loading={saving} disabled={(ticket.notes ?? '') === notes}>{t('common.save')}</Button></Group>
+      </Stack>
+      <Divider />
+      <Stack gap={4} p="md">
+        <Text size="xs" c="dimmed" tt="uppercase" fw={600} lts={0.3}>{t('tickets.panel.previous')}</Text>
+        {previous.isPending ? <Skeleton height={40} /> : !prevTickets.length ? <Text size="sm" c="dimmed">{t('tickets.panel.noPrevious')}</Text> : prevTickets.slice(0, 10).map((p) => (
+          <UnstyledButton key={p.id} p={6} style={{ borderRadius: 6 }} onClick={() => navigate(`/atendimento/${p.id}`)}>
+            <Group justify="space-between" wrap="nowrap">
+              <Text size="sm" fw={500}>#{p.id}{p.protocol ? ` · ${p.protocol}` : ''}</Text>
+              <Text size="xs" c="dimmed">{formatDateTime(p.lastMessageAt, i18n.language)}</Text>
+            </Group>
+            <Text size="xs" c="dimmed" truncate="end">{p.lastMessage}</Text>
+          </UnstyledButton>
+        ))}
+      </Stack>
+    </Box>
+  );
+}

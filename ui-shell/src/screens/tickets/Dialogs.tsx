@@ -1,0 +1,286 @@
+import { Alert, Badge, Button, Drawer, Group, Loader, Modal, NumberInput, ScrollArea, Select, Stack, Switch, Text, Textarea, TextInput, Timeline, UnstyledButton } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconArrowsExchange, IconCheck, IconCircleDot, IconSearch } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError, DateTimeInputBR, errorMessage, formatDateTime, notify } from '@atende/ui-shell/sdk';
+import { forwardMessages, getLogs, listDemands, listQueues, listUsers, searchMessages, unwrap, type Contact, type Message, type Queue, type Ticket, type UserLite } from './api.ts';
+import { ContactPicker } from './ContactPicker.tsx';
+import { intlLang, timeOf } from './util.tsx';
+
+/** Transfer to a queue and/or a user (core.md §4). */
+export function TransferDialog({ ticket, opened, onClose, onSubmit }: { ticket: Ticket; opened: boolean; onClose: () => void; onSubmit: (body: { userId: number | null; queueId: number | null }) => Promise<void> }) {
+  const { t } = useTranslation();
+  const [queueId, setQueueId] = useState<string | null>(ticket.queueId ? String(ticket.queueId) : null);
+  const [userId, setUserId] = useState<string | null>(null);
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, 300);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const queues = useQuery({ queryKey: ['tickets', 'queues'], queryFn: listQueues, staleTime: 300_000, enabled: opened });
+  const users = useQuery({ queryKey: ['tickets', 'users', debounced], queryFn: () => listUsers(debounced), staleTime: 60_000, enabled: opened, retry: false });
+  const userList = unwrap<UserLite>(users.data, 'users');
+  const usersDenied = users.error instanceof ApiError && users.error.status === 403;
+  useEffect(() => {
+    if (opened) {
+      setError(null);
+      setUserId(null);
+      setQueueId(ticket.queueId ? String(ticket.queueId) : null);
+    }
+  }, [opened, ticket.queueId]);
+  const submit = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await onSubmit({ userId: userId ? Number(userId) : null, queueId: queueId ? Number(queueId) : null });
+      onClose();
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal opened={opened} onClose={onClose} title={t('tickets.transfer.title')} centered>
+      <Stack>
+        <Select label={t('tickets.transfer.queue')} placeholder={t('tickets.transfer.queuePlaceholder')} data={unwrap<Queue>(queues.data, 'queues').map((q) => ({ value: String(q.id), label: q.name }))} value={queueId} onChange={setQueueId} clearable data-testid="transfer-queue" comboboxProps={{ withinPortal: true }} />
+        {usersDenied ? (
+          <Alert color="gray">{t('tickets.transfer.usersDenied')}</Alert>
+        ) : (
+          <Select
+            label={t('tickets.transfer.user')}
+            placeholder={t('tickets.transfer.userPlaceholder')}
+            data={userList.map((u) => ({ value: String(u.id), label: u.name }))}
+            value={userId}
+            onChange={setUserId}
+            searchable
+            searchValue={search}
+            onSearchChange={setSearch}
+            clearable
+            nothingFoundMessage={users.isFetching ? t('app.loading') : t('tickets.transfer.noUsers')}
+            data-testid="transfer-user"
+            comboboxProps={{ withinPortal: true }}
+          />
+        )}
+        {error && <Alert color="red" data-testid="transfer-error">{error}</Alert>}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>{t('common.cancel')}</Button>
+          <Button leftSection={<IconArrowsExchange size={16} />} onClick={() => void submit()} loading={busy} disabled={!userId && !queueId} data-testid="transfer-submit">{t('tickets.transfer.submit')}</Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** Resolve: farewell yes/no with editable text, ask for a rating, motivo (demands plugin, hidden when disabled). */
+export function ResolveDialog({ opened, onClose, onSubmit }: { opened: boolean; onClose: () => void; onSubmit: (body: Record<string, unknown>) => Promise<void> }) {
+  const { t } = useTranslation();
+  const [farewell, setFarewell] = useState(true);
+  const [farewellText, setFarewellText] = useState('');
+  const [rating, setRating] = useState(false);
+  const [demand, setDemand] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const demands = useQuery({ queryKey: ['tickets', 'demands'], queryFn: listDemands, staleTime: 300_000, enabled: opened, retry: false });
+  const demandList = demands.isError ? [] : unwrap<{ id: number; name: string }>(demands.data as never, 'demands');
+  useEffect(() => {
+    if (opened) {
+      setError(null);
+      setFarewellText(t('tickets.resolve.defaultFarewell'));
+    }
+  }, [opened, t]);
+  const submit = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await onSubmit({
+        status: 'closed',
+        sendFarewell: farewell,
+        ...(farewell && farewellText.trim() ? { farewellMessage: farewellText.trim() } : {}),
+        sendRating: rating,
+        ...(demand ? { demand } : {}),
+      });
+      onClose();
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal opened={opened} onClose={onClose} title={t('tickets.resolve.title')} centered>
+      <Stack>
+        <Switch label={t('tickets.resolve.sendFarewell')} checked={farewell} onChange={(e) => setFarewell(e.currentTarget.checked)} data-testid="resolve-farewell" />
+        {farewell && <Textarea label={t('tickets.resolve.farewellText')} value={farewellText} onChange={(e) => setFarewellText(e.currentTarget.value)} autosize minRows={2} maxRows={6} data-testid="resolve-farewell-text" />}
+        <Switch label={t('tickets.resolve.askRating')} description={t('tickets.resolve.askRatingHint')} checked={rating} onChange={(e) => setRating(e.currentTarget.checked)} />
+        {demandList.length > 0 && (
+          <Select label={t('tickets.resolve.demand')} placeholder={t('tickets.resolve.demandPlaceholder')} data={demandList.map((d) => d.name)} value={demand} onChange={setDemand} clearable searchable comboboxProps={{ withinPortal: true }} />
+        )}
+        {error && <Alert color="red">{error}</Alert>}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>{t('common.cancel')}</Button>
+          <Button color="teal" leftSection={<IconCheck size={16} />} onClick={() => void submit()} loading={busy} data-testid="resolve-submit">{t('tickets.resolve.submit')}</Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+const RECURRENCES = [0, 5, 10, 15, 20, 25, 30, 35, 40, 45, 60];
+const pad = (n: number) => String(n).padStart(2, '0');
+const isoLocal = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+
+/** Schedule a message: dd/MM/yyyy HH:mm, presets, recurrence, repetitions (core.md §5, §9). */
+export function ScheduleDialog({ opened, initialBody, onClose, onSubmit }: { opened: boolean; initialBody: string; onClose: () => void; onSubmit: (p: { body: string; scheduleDate: string; recurrence?: number; repetitions?: number }) => Promise<void> }) {
+  const { t } = useTranslation();
+  const [body, setBody] = useState('');
+  const [when, setWhen] = useState<string | null>(null);
+  const [recurrence, setRecurrence] = useState('0');
+  const [repetitions, setRepetitions] = useState<number | string>(1);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    if (opened) {
+      setBody(initialBody);
+      setWhen(null);
+      setRecurrence('0');
+      setRepetitions(1);
+      setError(null);
+    }
+  }, [opened, initialBody]);
+  const preset = (kind: '30m' | 'tomorrow' | 'week') => {
+    const d = new Date();
+    if (kind === '30m') d.setMinutes(d.getMinutes() + 30);
+    else {
+      d.setDate(d.getDate() + (kind === 'tomorrow' ? 1 : 7));
+      d.setHours(9, 0, 0, 0);
+    }
+    setWhen(isoLocal(d));
+  };
+  const submit = async () => {
+    if (!when) return setError(t('tickets.schedule.dateRequired'));
+    if (!body.trim()) return setError(t('tickets.schedule.bodyRequired'));
+    const date = new Date(when);
+    if (date.getTime() <= Date.now()) return setError(t('tickets.schedule.past'));
+    setBusy(true);
+    setError(null);
+    try {
+      const rec = Number(recurrence);
+      await onSubmit({ body: body.trim(), scheduleDate: date.toISOString(), ...(rec ? { recurrence: rec, repetitions: Number(repetitions) || 1 } : {}) });
+      notify.success(t('tickets.schedule.done'));
+      onClose();
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal opened={opened} onClose={onClose} title={t('tickets.schedule.title')} centered>
+      <Stack>
+        <Textarea label={t('tickets.schedule.message')} value={body} onChange={(e) => setBody(e.currentTarget.value)} autosize minRows={3} maxRows={8} required />
+        <DateTimeInputBR label={t('tickets.schedule.when')} value={when} onChange={setWhen} required />
+        <Group gap="xs">
+          <Button size="compact-sm" variant="light" onClick={() => preset('30m')}>{t('tickets.schedule.in30')}</Button>
+          <Button size="compact-sm" variant="light" onClick={() => preset('tomorrow')}>{t('tickets.schedule.tomorrow')}</Button>
+          <Button size="compact-sm" variant="light" onClick={() => preset('week')}>{t('tickets.schedule.nextWeek')}</Button>
+        </Group>
+        <Group grow>
+          <Select label={t('tickets.schedule.recurrence')} data={RECURRENCES.map((d) => ({ value: String(d), label: d ? t('tickets.schedule.everyDays', { n: d }) : t('tickets.schedule.none') }))} value={recurrence} onChange={(v) => setRecurrence(v ?? '0')} allowDeselect={false} comboboxProps={{ withinPortal: true }} />
+          <NumberInput label={t('tickets.schedule.repetitions')} min={1} max={100} value={repetitions} onChange={setRepetitions} disabled={recurrence === '0'} />
+        </Group>
+        {error && <Alert color="red">{error}</Alert>}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>{t('common.cancel')}</Button>
+          <Button onClick={() => void submit()} loading={busy}>{t('tickets.schedule.submit')}</Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** Forward ≤ 10 selected messages to one contact (core.md §5). */
+export function ForwardDialog({ opened, messageIds, onClose, onDone }: { opened: boolean; messageIds: string[]; onClose: () => void; onDone: () => void }) {
+  const { t } = useTranslation();
+  const [contact, setContact] = useState<Contact | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (opened) setContact(null);
+  }, [opened]);
+  const tooMany = messageIds.length > 10;
+  const submit = async () => {
+    if (!contact || tooMany || !messageIds.length) return;
+    setBusy(true);
+    try {
+      await forwardMessages(messageIds, contact.id);
+      notify.success(t('tickets.forward.done'));
+      onDone();
+    } catch {
+      // the client toasted it
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal opened={opened} onClose={onClose} title={t('tickets.forward.title', { n: messageIds.length })} centered>
+      <Stack>
+        {tooMany && <Alert color="red">{t('tickets.forward.max')}</Alert>}
+        <ContactPicker selected={contact} onSelect={setContact} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>{t('common.cancel')}</Button>
+          <Button onClick={() => void submit()} loading={busy} disabled={!contact || tooMany || !messageIds.length}>{t('tickets.forward.submit')}</Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** The ticket's history (`GET /tickets/:id/logs`). */
+export function LogsDrawer({ ticketId, opened, onClose }: { ticketId: number; opened: boolean; onClose: () => void }) {
+  const { t, i18n } = useTranslation();
+  const logs = useQuery({ queryKey: ['tickets', 'logs', ticketId], queryFn: () => getLogs(ticketId), enabled: opened });
+  return (
+    <Drawer opened={opened} onClose={onClose} title={t('tickets.logs.title')} position="right" size="md">
+      {logs.isPending ? <Loader /> : !logs.data?.length ? <Text c="dimmed" size="sm">{t('tickets.logs.empty')}</Text> : (
+        <Timeline bulletSize={18} lineWidth={2} active={logs.data.length}>
+          {logs.data.map((l) => (
+            <Timeline.Item key={l.id} bullet={<IconCircleDot size={12} />} title={i18n.exists(`tickets.logs.types.${l.type}`) ? t(`tickets.logs.types.${l.type}`) : l.type}>
+              <Text size="xs" c="dimmed">{formatDateTime(l.createdAt, i18n.language)}{l.userName ? ` · ${l.userName}` : ''}</Text>
+            </Timeline.Item>
+          ))}
+        </Timeline>
+      )}
+    </Drawer>
+  );
+}
+
+/** Search inside the conversation (`GET /searchMessage`, ≥ 2 characters). */
+export function SearchDrawer({ ticketId, opened, onClose, onPick }: { ticketId: number; opened: boolean; onClose: () => void; onPick: (m: Message) => void }) {
+  const { t, i18n } = useTranslation();
+  const [term, setTerm] = useState('');
+  const [debounced] = useDebouncedValue(term.trim(), 300);
+  const q = useQuery({ queryKey: ['tickets', 'search', ticketId, debounced], queryFn: () => searchMessages(ticketId, debounced), enabled: opened && debounced.length >= 2 });
+  const list = Array.isArray(q.data) ? q.data : (q.data?.messages ?? []);
+  const lng = intlLang(i18n.language);
+  return (
+    <Drawer opened={opened} onClose={onClose} title={t('tickets.search.title')} position="right" size="md">
+      <Stack>
+        <TextInput data-autofocus leftSection={<IconSearch size={16} />} placeholder={t('tickets.search.placeholder')} value={term} onChange={(e) => setTerm(e.currentTarget.value)} rightSection={q.isFetching ? <Loader size={14} /> : null} />
+        {debounced.length >= 2 && !q.isFetching && !list.length && <Text size="sm" c="dimmed">{t('tickets.search.none')}</Text>}
+        <ScrollArea.Autosize mah="70vh">
+          {list.map((m) => (
+            <UnstyledButton key={m.id} w="100%" p="xs" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }} onClick={() => onPick(m)}>
+              <Group justify="space-between" wrap="nowrap">
+                <Badge size="xs" variant="light" color={m.fromMe ? 'teal' : 'gray'}>{m.fromMe ? t('tickets.msg.you') : t('tickets.msg.contact')}</Badge>
+                <Text size="xs" c="dimmed">{new Date(m.timestamp ?? m.createdAt).toLocaleDateString(lng)} {timeOf(m.timestamp ?? m.createdAt, lng)}</Text>
+              </Group>
+              <Text size="sm" lineClamp={3} mt={4}>{m.body}</Text>
+            </UnstyledButton>
+          ))}
+        </ScrollArea.Autosize>
+      </Stack>
+    </Drawer>
+  );
+}
+

@@ -1,0 +1,75 @@
+import { Box, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconMessages } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useAtom } from 'jotai';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useMatch, useParams } from 'react-router-dom';
+import { useRealtime } from '@atende/ui-shell/sdk';
+import type { Message, Ticket } from './api.ts';
+import { applyMessage, applyTicket } from './live.ts';
+import { NewTicketDialog } from './NewTicketDialog.tsx';
+import { filtersAtom, statusTabAtom } from './state.ts';
+import { TicketList } from './TicketList.tsx';
+import classes from './tickets.module.css';
+
+/**
+ * `/atendimento` (and `/chats`): the agent's whole day. Three panes at ≥ 1024 px
+ * (list | conversation | contact panel), one pane at a time on a phone.
+ */
+export default function TicketsScreen() {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const params = useParams();
+  const contactsMode = useMatch('/atendimento/contatos');
+  const selectedId = params.ticketId && /^\d+$/.test(params.ticketId) ? Number(params.ticketId) : undefined;
+  const wide = useMediaQuery('(min-width: 64em)', true, { getInitialValueInEffect: false });
+  const [status, setStatus] = useAtom(statusTabAtom);
+  const [filters, setFilters] = useAtom(filtersAtom);
+  const [newTicket, setNewTicket] = useState(false);
+
+  useRealtime<{ ticket?: Ticket }>('ticket.created', (d) => d?.ticket && applyTicket(qc, d.ticket));
+  useRealtime<{ ticket?: Ticket }>('ticket.updated', (d) => d?.ticket && applyTicket(qc, d.ticket));
+  useRealtime<{ id?: number; ticket?: { id: number } }>('ticket.removed', (d) => {
+    const id = d?.id ?? d?.ticket?.id;
+    if (id) applyTicket(qc, { id }, true);
+  });
+  for (const ev of ['message.created', 'message.ack_updated', 'message.updated', 'message.deleted']) {
+    // eslint-disable-next-line react-hooks/rules-of-hooks -- a fixed list, same order on every render
+    useRealtime<{ message?: Message; ticket?: Ticket }>(ev, (d) => {
+      if (d?.ticket) applyTicket(qc, d.ticket);
+      if (d?.message) applyMessage(qc, ev === 'message.deleted' ? { ...d.message, isDeleted: true } : d.message);
+    });
+  }
+  // After a gap the server cannot replay, the lists are fetched again.
+  useRealtime('resync', () => void qc.invalidateQueries({ queryKey: ['tickets'] }));
+
+  const showList = wide || (!selectedId && !contactsMode);
+  const showCentre = wide || !!selectedId || !!contactsMode;
+
+  return (
+    <Box className={classes.screen} data-testid="tickets-screen">
+      {showList && (
+        <Box className={classes.listCol} style={wide ? undefined : { width: '100%' }}>
+          <TicketList status={status} onStatus={setStatus} filters={filters} onFilters={setFilters} selectedId={selectedId} onNewTicket={() => setNewTicket(true)} />
+        </Box>
+      )}
+      {showCentre && (
+        <Box className={classes.centre}>
+          {selectedId || contactsMode ? <Outlet /> : (
+            <Box className={classes.empty}>
+              <Stack align="center" gap="sm" maw={420} ta="center" px="md">
+                <ThemeIcon size={84} radius={999} variant="light"><IconMessages size={44} stroke={1.4} /></ThemeIcon>
+                <Title order={3} mt="sm">{t('tickets.emptyChat.title')}</Title>
+                <Text c="dimmed" size="sm">{t('tickets.emptyChat.text')}</Text>
+                <Text c="dimmed" size="xs" mt="md">{t('tickets.emptyChat.keys')}</Text>
+              </Stack>
+            </Box>
+          )}
+        </Box>
+      )}
+      <NewTicketDialog opened={newTicket} onClose={() => setNewTicket(false)} />
+    </Box>
+  );
+}

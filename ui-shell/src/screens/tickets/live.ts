@@ -1,0 +1,107 @@
+/**
+ * Live updates of the ticket screen: the socket's ticket and message events
+ * are folded into the TanStack Query caches, so every agent watching sees new
+ * tickets arrive, moved tickets leave and counts follow, without refetching.
+ */
+import type { InfiniteData, QueryClient } from '@tanstack/react-query';
+import type { Message, MessagesPage, Ticket, TicketFilters, TicketPage, TicketStatus } from './api.ts';
+
+export const ticketsKey = ['tickets'] as const;
+export const listKey = (status: TicketStatus, filters: TicketFilters) => ['tickets', 'list', status, filters] as const;
+export const ticketKey = (id: number) => ['tickets', 'one', id] as const;
+export const messagesKey = (id: number, spy: boolean) => ['tickets', 'messages', id, spy] as const;
+
+/** Last status seen of each ticket, to move counts from one tab to another. */
+const lastStatus = new Map<number, string>();
+
+export function rememberStatuses(tickets: Ticket[]): void {
+  for (const t of tickets) lastStatus.set(t.id, t.status);
+}
+
+function matches(t: Ticket, status: TicketStatus, f: TicketFilters): boolean {
+  if (t.status !== status) return false;
+  return matchesFilters(t, f);
+}
+
+function matchesFilters(t: Ticket, f: TicketFilters): boolean {
+  const term = f.searchParam.trim().toLowerCase();
+  if (term) {
+    const name = (t.contact?.name ?? t.name ?? '').toLowerCase();
+    const digits = term.replace(/\D/g, '');
+    const byNumber = digits.length >= 3 && (t.contact?.number ?? '').includes(digits);
+    if (!name.includes(term) && !byNumber && t.protocol !== f.searchParam.trim()) return false;
+  }
+  if (f.queuesIds.length && t.queueId !== null && !f.queuesIds.includes(t.queueId)) return false;
+  if (f.whatsappIds.length && (t.channelId === null || !f.whatsappIds.includes(t.channelId))) return false;
+  if (f.withUnreadMessages && !(t.unreadMessages > 0)) return false;
+  if (f.isNotAssignedUser && t.userId !== null) return false;
+  return true;
+}
+
+const byRecent = (a: Ticket, b: Ticket) => (a.lastMessageAt < b.lastMessageAt ? 1 : a.lastMessageAt > b.lastMessageAt ? -1 : b.id - a.id);
+
+type CountKey = 'open' | 'pending' | 'closed';
+const isCountKey = (s: string | undefined): s is CountKey => s === 'open' || s === 'pending' || s === 'closed';
+
+/** Folds a created or updated ticket into every cached list; `removed` drops it (it left the user's sight). */
+export function applyTicket(qc: QueryClient, ticket: Ticket | { id: number }, removed = false): void {
+  const prev = lastStatus.get(ticket.id);
+  const full = removed ? undefined : (ticket as Ticket);
+  for (const [key, data] of qc.getQueriesData<InfiniteData<TicketPage>>({ queryKey: ['tickets', 'list'] })) {
+    if (!data?.pages.length) continue;
+    const status = key[2] as TicketStatus;
+    const filters = key[3] as TicketFilters;
+    let found = false;
+    const pages = data.pages.map((p) => {
+      const rest = p.tickets.filter((t) => t.id !== ticket.id);
+      if (rest.length !== p.tickets.length) found = true;
+      return rest.length === p.tickets.length ? p : { ...p, tickets: rest };
+    });
+    const inTab = full ? matches(full, status, filters) : false;
+    const first = pages[0]!;
+    let tickets = first.tickets;
+    if (full && inTab) tickets = [full, ...tickets].sort(byRecent);
+    let counts = first.counts;
+    const sameFilters = full ? matchesFilters(full, filters) : true;
+    if (sameFilters && counts) {
+      const next = removed ? undefined : full?.status;
+      if (prev !== next) {
+        counts = { ...counts };
+        if (isCountKey(prev) && (prev !== 'closed' || !counts.closedCapped)) counts[prev] = Math.max(0, counts[prev] - 1);
+        if (isCountKey(next) && (next !== 'closed' || !counts.closedCapped)) counts[next] += 1;
+      }
+    }
+    if (!found && !inTab && counts === first.counts) continue;
+    pages[0] = { ...first, tickets, counts };
+    qc.setQueryData<InfiniteData<TicketPage>>(key, { ...data, pages });
+  }
+  if (full) {
+    lastStatus.set(ticket.id, full.status);
+    qc.setQueryData(ticketKey(ticket.id), (old: Ticket | undefined) => (old ? { ...old, ...full } : full));
+  } else lastStatus.delete(ticket.id);
+}
+
+/** Adds or replaces a message in the open conversation caches of its ticket. */
+export function applyMessage(qc: QueryClient, message: Message): void {
+  for (const [key, data] of qc.getQueriesData<InfiniteData<MessagesPage>>({ queryKey: ['tickets', 'messages', message.ticketId] })) {
+    if (!data?.pages.length) continue;
+    let replaced = false;
+    const pages = data.pages.map((p) => {
+      if (!p.messages.some((m) => m.id === message.id)) return p;
+      replaced = true;
+      return { ...p, messages: p.messages.map((m) => (m.id === message.id ? { ...m, ...message } : m)) };
+    });
+    if (!replaced) {
+      if (message.scheduleDate && message.status === 'pending') {
+        const first = pages[0]!;
+        if (!first.messagesOffLine?.some((m) => m.id === message.id)) pages[0] = { ...first, messagesOffLine: [...(first.messagesOffLine ?? []), message] };
+      } else {
+        const first = pages[0]!;
+        pages[0] = { ...first, messages: [...first.messages, message] };
+      }
+    }
+    // A scheduled message that was sent leaves the scheduled list.
+    pages[0] = { ...pages[0]!, messagesOffLine: (pages[0]!.messagesOffLine ?? []).filter((m) => m.id !== message.id || (m.status === 'pending' && message.status === 'pending')) };
+    qc.setQueryData(key, { ...data, pages });
+  }
+}
