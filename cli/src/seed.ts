@@ -38,6 +38,9 @@ export async function seed(ctx: CliContext, opts: { demo?: boolean }): Promise<v
         ctx.out(`  ${u.profile.padEnd(5)}  ${u.email.padEnd(width)}  ${what}`);
       }
       ctx.out(await sandboxChannel(db, tenantId));
+      const terms = await db.pool.query<{ accepted: boolean }>('SELECT terms_accepted_at IS NOT NULL AS accepted FROM tenants WHERE id = 1');
+      // The demo users cannot work until the superadmin has accepted the terms of use (core.md §6).
+      if (!terms.rows[0]?.accepted) ctx.out('Os termos de uso ainda não foram aceitos: entre como superadmin e aceite-os para liberar os usuários do Demo.');
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [SEED_LOCK]).catch(() => undefined);
       client.release();

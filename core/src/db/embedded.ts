@@ -135,8 +135,8 @@ export async function startEmbeddedPostgres(dataDir: string, log: EmbeddedLog): 
   // moment our graceful drain starts, cutting in-flight requests and exiting 1. The server
   // owns shutdown order: drain, close workers, then stop PostgreSQL. The hook's `exit`
   // handler stays as a last resort.
-  const exitHook = createRequire(import.meta.url)('async-exit-hook') as { unhookEvent(e: string): void };
-  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) exitHook.unhookEvent(sig);
+  const exitHook = createRequire(import.meta.url)('async-exit-hook') as { unhookEvent(e: string): void; hookedEvents(): string[] };
+  for (const sig of exitHook.hookedEvents()) if (['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'].includes(sig)) exitHook.unhookEvent(sig);
   const relay = createLogRelay(log);
 
   let instance: EmbeddedPostgresClass | undefined;
