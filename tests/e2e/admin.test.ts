@@ -61,7 +61,7 @@ run('admin screens in the browser', () => {
     await expect.poll(() => form.getByText('O campo nome é obrigatório').count()).toBe(1);
     await expect.poll(() => form.getByText(/Número inválido: inclua o código do país/).count()).toBe(1);
     await expect.poll(() => form.getByText(/CPF ou CNPJ inválido/).count()).toBe(1);
-    await form.getByLabel('Nome', { exact: true }).fill('Maria Oliveira');
+    await form.getByRole('textbox', { name: /^Nome/ }).fill('Maria Oliveira');
     await form.getByLabel('Número').fill('5511912345678');
     await form.getByLabel('E-mail').fill('maria@exemplo.com.br');
     await form.getByLabel('CPF/CNPJ').fill('52998224725');
@@ -108,7 +108,7 @@ run('admin screens in the browser', () => {
     await page.goto(`${base}/#/kanban`);
     await page.getByText('Acesso negado').first().waitFor({ timeout: 10_000 });
     await page.waitForURL((u) => u.hash.startsWith('#/contatos'), { timeout: 10_000 });
-    await page.getByRole('heading', { name: 'Contatos' }).waitFor();
+    await page.getByRole('heading', { name: 'Contatos', exact: true }).waitFor();
     await page.context().close();
   }, 60_000);
 
@@ -116,12 +116,12 @@ run('admin screens in the browser', () => {
     const admin = await t.loginAs('admin');
     const page = await login(admin);
     await page.goto(`${base}/#/contatos`);
-    await page.getByRole('heading', { name: 'Contatos' }).waitFor();
+    await page.getByRole('heading', { name: 'Contatos', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Menu do usuário' }).click();
     await page.getByRole('menuitem', { name: 'Idioma' }).hover();
     await page.getByRole('menuitem', { name: 'English', exact: true }).click();
-    await page.getByRole('heading', { name: 'Contacts' }).waitFor({ timeout: 10_000 });
-    await page.getByRole('button', { name: 'New contact' }).waitFor();
+    await page.getByRole('heading', { name: 'Contacts', exact: true }).waitFor({ timeout: 10_000 });
+    await page.getByRole('button', { name: 'New contact' }).first().waitFor();
     await page.getByRole('textbox', { name: 'Search by name, number or email' }).waitFor();
     await shot(page, 'contacts-en');
     await page.context().close();

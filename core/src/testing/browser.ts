@@ -3,8 +3,6 @@
  * downloaded browser. Each test gets a fresh profile directory.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.ATENDE_CHROMIUM ?? '/usr/bin/chromium';
@@ -18,8 +16,8 @@ export function chromiumAvailable(): boolean {
 
 export async function launchBrowser(): Promise<Browser> {
   if (!chromiumAvailable()) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install chromium`);
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atende-chromium-'));
-  return chromium.launch({ executablePath: CHROMIUM, args: [...ARGS, `--user-data-dir=${userDataDir}`], headless: true });
+  // playwright gives every launch a fresh temporary profile of its own (and refuses --user-data-dir here).
+  return chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
 }
 
 /** A browser context already logged in: the session record goes into localStorage before the shell loads. */

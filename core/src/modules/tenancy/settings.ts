@@ -30,6 +30,8 @@ export const settingsShape = {
   maxAbsenceMessageRetries: z.number().int().min(0).max(100),
   ticketsFetchLimit: z.number().int().min(10).max(500),
   internalChatMessageLimit: z.number().int().min(10).max(1000),
+  // Auto-resolve idle tickets after this many minutes (core.md §9 options; 0 = never).
+  autoCloseMinutes: z.union([z.literal(0), z.literal(10), z.literal(60), z.literal(1440), z.literal(7200), z.literal(14400)]),
 } as const;
 
 export const settingsSchema = z.object(settingsShape);
@@ -54,9 +56,10 @@ export const SETTINGS_DEFAULTS: TenantSettings = {
   maxAbsenceMessageRetries: 3,
   ticketsFetchLimit: 50,
   internalChatMessageLimit: 100,
+  autoCloseMinutes: 0,
 };
 
-const NUMERIC = new Set(['maxAbsenceMessageRetries', 'ticketsFetchLimit', 'internalChatMessageLimit']);
+const NUMERIC = new Set(['maxAbsenceMessageRetries', 'ticketsFetchLimit', 'internalChatMessageLimit', 'autoCloseMinutes']);
 const KNOWN = new Set(Object.keys(settingsShape));
 
 /** Settings keys only the platform tenant may set. */

@@ -70,7 +70,7 @@ function Conversation({ id }: { id: number }) {
   // Opening a ticket with unread messages: the list badge goes away (the server marks them read when not spying).
   useEffect(() => {
     if (ticket && ticket.unreadMessages > 0 && msgs.isSuccess && !spy) applyTicket(qc, { ...ticket, unreadMessages: 0 });
-  }, [msgs.isSuccess]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [msgs.isSuccess]);
 
   const [replyTo, setReplyTo] = useState<Message | null>(null);
   const [editing, setEditing] = useState<Message | null>(null);

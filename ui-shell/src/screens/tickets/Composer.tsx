@@ -60,7 +60,7 @@ export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, 
     const term = slash[1]!.toLowerCase();
     const list = quick.data ?? [];
     return list.filter((q) => q.key.toLowerCase().startsWith(term) || (term.length > 1 && q.message.toLowerCase().includes(term))).slice(0, 30);
-  }, [slash?.[1], quick.data]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [slash?.[1], quick.data]);
   const qmOpen = !!slash && !qmDismissed && !editing;
   useEffect(() => {
     setQmIndex(0);

@@ -70,7 +70,7 @@ export function ContactPanel({ ticket, onClose }: { ticket: Ticket; onClose: () 
         <ActionIcon variant="subtle" color="gray" onClick={onClose} aria-label={t('common.close')}><IconX size={18} /></ActionIcon>
       </Group>
       <Stack align="center" gap={4} py="lg" px="md">
-        <ContactAvatar name={name} src={ticket.contact?.profilePicUrl} seed={ticket.contactId} size={96} />
+        <ContactAvatar name={name} src={ticket.contact?.profilePicUrl} seed={ticket.contactId} size={96} radius={999} />
         <Title order={4} ta="center" mt="xs">{name}</Title>
         <Text size="sm" c="dimmed">{number}</Text>
         <Group gap={6} mt={4}><ChannelIcon type={ticket.channel} /><Text size="xs" c="dimmed">{ticket.channelName}</Text></Group>

@@ -35,7 +35,7 @@ function MediaPreview({ m, onZoom }: { m: Message; onZoom: (url: string) => void
   if (kind === 'video') return <video controls preload="metadata" src={m.mediaUrl} className={classes.media} style={{ cursor: 'default' }} />;
   return (
     <Anchor href={m.mediaUrl} target="_blank" rel="noreferrer" download={m.mediaName ?? true} underline="never">
-      <Group gap={8} wrap="nowrap" p={8} mb={4} style={{ borderRadius: 8, background: 'light-dark(rgba(0,0,0,0.05), rgba(255,255,255,0.07))' }}>
+      <Group gap={8} wrap="nowrap" p={8} mb={4} style={{ borderRadius: 8, background: 'var(--mantine-color-default-hover)' }}>
         <IconFileDescription size={28} stroke={1.4} />
         <Box style={{ minWidth: 0 }}>
           <Text size="sm" fw={500} truncate="end">{m.mediaName ?? t('tickets.msg.document')}</Text>

@@ -74,7 +74,7 @@ export function MessageList({ messages, lng, hasOlder, loadingOlder, onLoadOlder
     }
     prevFirst.current = firstKey;
     prevSize.current = size;
-  }, [firstKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [firstKey]);
 
   // New message at the end: follow it when the agent was at the bottom (or sent it).
   useEffect(() => {
@@ -89,7 +89,7 @@ export function MessageList({ messages, lng, hasOlder, loadingOlder, onLoadOlder
         setTimeout(go, 60);
       });
     }
-  }, [lastKey, rows.length === 0]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [lastKey, rows.length === 0]);
 
   useEffect(() => {
     if (!focusId) return;
@@ -102,7 +102,7 @@ export function MessageList({ messages, lng, hasOlder, loadingOlder, onLoadOlder
         el?.animate?.([{ outline: '3px solid var(--mantine-color-yellow-5)' }, { outline: '3px solid transparent' }], { duration: 1600 });
       }, 120);
     }
-  }, [focusId]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [focusId]);
 
   const onScroll = () => {
     const el = scrollRef.current;

@@ -37,7 +37,7 @@ export function TicketList({ status, onStatus, filters, onFilters, selectedId, o
 
   useEffect(() => {
     if (debounced !== filters.searchParam) onFilters({ ...filters, searchParam: debounced });
-  }, [debounced]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [debounced]);
 
   const query = useInfiniteQuery<TicketPage, Error, InfiniteData<TicketPage>, readonly unknown[], string | undefined>({
     queryKey: listKey(status, filters),
@@ -71,7 +71,7 @@ export function TicketList({ status, onStatus, filters, onFilters, selectedId, o
       if (!query.isFetchingNextPage) void query.fetchNextPage();
     }, AUTO_LOAD_MS);
     return () => clearInterval(timer);
-  }, [atEnd, query.isFetchingNextPage]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [atEnd, query.isFetchingNextPage]);
 
   // Keyboard habits (UI.md): Alt+↑/↓ moves between tickets, Ctrl+K searches.
   useEffect(() => {

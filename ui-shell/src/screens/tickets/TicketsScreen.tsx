@@ -35,13 +35,14 @@ export default function TicketsScreen() {
     const id = d?.id ?? d?.ticket?.id;
     if (id) applyTicket(qc, { id }, true);
   });
-  for (const ev of ['message.created', 'message.ack_updated', 'message.updated', 'message.deleted']) {
-    // eslint-disable-next-line react-hooks/rules-of-hooks -- a fixed list, same order on every render
-    useRealtime<{ message?: Message; ticket?: Ticket }>(ev, (d) => {
-      if (d?.ticket) applyTicket(qc, d.ticket);
-      if (d?.message) applyMessage(qc, ev === 'message.deleted' ? { ...d.message, isDeleted: true } : d.message);
-    });
-  }
+  const onMessage = (deleted: boolean) => (d: { message?: Message; ticket?: Ticket }) => {
+    if (d?.ticket) applyTicket(qc, d.ticket);
+    if (d?.message) applyMessage(qc, deleted ? { ...d.message, isDeleted: true } : d.message);
+  };
+  useRealtime('message.created', onMessage(false));
+  useRealtime('message.ack_updated', onMessage(false));
+  useRealtime('message.updated', onMessage(false));
+  useRealtime('message.deleted', onMessage(true));
   // After a gap the server cannot replay, the lists are fetched again.
   useRealtime('resync', () => void qc.invalidateQueries({ queryKey: ['tickets'] }));
 

@@ -23,6 +23,7 @@ export interface Ticket {
   unreadMessages: number;
   lastMessage: string | null;
   lastMessageAt: string;
+  updatedAt?: string;
   channel: string | null;
   channelName: string | null;
   queue: { id: number; name: string | null; color: string | null } | null;

@@ -13,6 +13,8 @@ export const messagesKey = (id: number, spy: boolean) => ['tickets', 'messages',
 
 /** Last status seen of each ticket, to move counts from one tab to another. */
 const lastStatus = new Map<number, string>();
+/** Last `updatedAt` seen of each ticket. */
+const lastUpdated = new Map<number, string>();
 
 export function rememberStatuses(tickets: Ticket[]): void {
   for (const t of tickets) lastStatus.set(t.id, t.status);
@@ -45,6 +47,11 @@ const isCountKey = (s: string | undefined): s is CountKey => s === 'open' || s =
 
 /** Folds a created or updated ticket into every cached list; `removed` drops it (it left the user's sight). */
 export function applyTicket(qc: QueryClient, ticket: Ticket | { id: number }, removed = false): void {
+  // An HTTP answer can arrive after a newer socket event about the same ticket: never go back in time.
+  const stamp = removed ? undefined : (ticket as Ticket).updatedAt;
+  const seen = lastUpdated.get(ticket.id);
+  if (stamp && seen && stamp < seen) return;
+  if (stamp) lastUpdated.set(ticket.id, stamp);
   const prev = lastStatus.get(ticket.id);
   const full = removed ? undefined : (ticket as Ticket);
   for (const [key, data] of qc.getQueriesData<InfiniteData<TicketPage>>({ queryKey: ['tickets', 'list'] })) {
@@ -81,6 +88,21 @@ export function applyTicket(qc: QueryClient, ticket: Ticket | { id: number }, re
   } else lastStatus.delete(ticket.id);
 }
 
+const RANK: Record<string, number> = { pending: 0, sent: 1, delivered: 2, read: 3, received: 3 };
+
+/**
+ * The POST answer (status pending) can arrive after the socket's ack (sent,
+ * delivered): an ack never goes backwards, except to failed.
+ */
+function merge(old: Message, next: Message): Message {
+  const out = { ...old, ...next };
+  if (next.status !== 'failed' && (RANK[old.status] ?? -1) > (RANK[next.status] ?? -1)) {
+    out.status = old.status;
+    out.failureReason = old.failureReason;
+  }
+  return out;
+}
+
 /** Adds or replaces a message in the open conversation caches of its ticket. */
 export function applyMessage(qc: QueryClient, message: Message): void {
   for (const [key, data] of qc.getQueriesData<InfiniteData<MessagesPage>>({ queryKey: ['tickets', 'messages', message.ticketId] })) {
@@ -89,7 +111,7 @@ export function applyMessage(qc: QueryClient, message: Message): void {
     const pages = data.pages.map((p) => {
       if (!p.messages.some((m) => m.id === message.id)) return p;
       replaced = true;
-      return { ...p, messages: p.messages.map((m) => (m.id === message.id ? { ...m, ...message } : m)) };
+      return { ...p, messages: p.messages.map((m) => (m.id === message.id ? merge(m, message) : m)) };
     });
     if (!replaced) {
       if (message.scheduleDate && message.status === 'pending') {

@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Badge, Button, Checkbox, Divider, Drawer, Group, Indicator, MultiSelect, PasswordInput, ScrollArea, SegmentedControl, SimpleGrid, Stack, Switch, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Avatar, Badge, Button, Checkbox, Divider, Drawer, Group, Indicator, MultiSelect, PasswordInput, ScrollArea, SegmentedControl, SimpleGrid, Stack, Switch, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconAlertCircle, IconPencil, IconPlus, IconTrash, IconUsers } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -162,9 +162,7 @@ export default function UsersPage() {
       render: (u) => (
         <Group gap="sm" wrap="nowrap">
           <Indicator color={u.isOnline ? 'teal' : 'gray'} size={9} offset={4} position="bottom-end" withBorder>
-            <Text component="span" size="sm" fw={700} w={30} h={30} ta="center" lh="30px" bg="var(--mantine-color-default-hover)" style={{ borderRadius: 999, display: 'inline-block' }}>
-              {u.name.slice(0, 1).toUpperCase()}
-            </Text>
+            <Avatar size={32} radius="xl" color="initials" name={u.name} />
           </Indicator>
           <Stack gap={0}>
             <Text size="sm" fw={600}>{u.name}{u.id === me ? <Text span size="xs" c="dimmed"> · {t('admin.users.you')}</Text> : null}</Text>
@@ -173,13 +171,13 @@ export default function UsersPage() {
         </Group>
       ),
     },
-    { key: 'profile', title: t('admin.users.profile'), width: 140, render: (u) => <Badge variant="light" radius="sm" color={PROFILE_COLOR[u.profile]}>{t(`profiles.${u.profile}`)}</Badge> },
+    { key: 'profile', title: t('admin.users.profile'), width: 170, render: (u) => <Badge variant="light" radius="sm" color={PROFILE_COLOR[u.profile]}>{t(`profiles.${u.profile}`)}</Badge> },
     {
       key: 'queues', title: t('admin.users.queues'),
       render: (u) => u.queues.length ? <Group gap={10}>{u.queues.slice(0, 3).map((id) => <ColorName key={id} color={queueById.get(id)?.color} name={queueById.get(id)?.name ?? `#${id}`} />)}{u.queues.length > 3 && <Text size="xs" c="dimmed">+{u.queues.length - 3}</Text>}</Group> : <Text size="sm" c="dimmed">{t('admin.users.allQueues')}</Text>,
     },
     {
-      key: 'menus', title: t('admin.users.menus'), width: 130,
+      key: 'menus', title: t('admin.users.menus'), width: 150,
       render: (u) => {
         const off = MENU_TOGGLES.filter((k) => u.menus?.[k] === false).length;
         return off ? <Tooltip label={MENU_TOGGLES.filter((k) => u.menus?.[k] === false).map((k) => t(`admin.users.menu.${k}`)).join(', ')} multiline maw={280}><Badge variant="outline" color="orange" radius="sm">{t('admin.users.hiddenMenus', { count: off })}</Badge></Tooltip> : <Text size="sm" c="dimmed">{t('admin.users.allMenus')}</Text>;
