@@ -104,6 +104,21 @@ describe('telegram webhook mode', () => {
     expect(api.calls.get('answerCallbackQuery')).toBe(1);
   });
 
+  it('documents and voice notes are downloaded into the media store with their types', async () => {
+    const pdf = Buffer.from('%PDF-1.4\n%%EOF\n');
+    const ogg = Buffer.from('OggS-fake-voice-note');
+    await api.customerMessage('doc-1', { id: '555002', name: 'Davi' }, { text: 'segue o contrato', media: { kind: 'document', name: 'contrato.pdf', mimetype: 'application/pdf', data: pdf } });
+    await api.customerMessage('voice-1', { id: '555002', name: 'Davi' }, { media: { kind: 'audio', name: 'nota.ogg', mimetype: 'audio/ogg', data: ogg } });
+    const rows = await until(async () => {
+      const q = await t.sql.query(`SELECT type, media_name, media_type, media_url FROM messages m JOIN contact_identities i ON i.contact_id = m.contact_id AND i.kind = 'telegram' AND i.external_id = '555002' WHERE m.media_url IS NOT NULL ORDER BY m.id`);
+      return q.rows.length === 2 ? q.rows : undefined;
+    });
+    expect(rows.map((r) => [r.type, r.media_type])).toEqual([['application', 'application/pdf'], ['audio', 'audio/ogg']]);
+    expect(rows[0].media_name).toBe('contrato.pdf');
+    const served = await t.app.inject({ method: 'GET', url: rows[1].media_url });
+    expect(Buffer.compare(served.rawPayload, ogg)).toBe(0);
+  });
+
   it('group messages become one group ticket with the participant recorded', async () => {
     await api.customerMessage('g1', { id: '700001', name: 'Ana Grupo' }, { text: 'mensagem no grupo' }, { id: '-100900', title: 'Equipe Vendas' });
     const row = await until(async () => (await t.sql.query(`SELECT t.is_group, c.name, c.is_group AS contact_group, m.data->>'participant' AS participant FROM messages m JOIN tickets t ON t.id = m.ticket_id JOIN contacts c ON c.id = t.contact_id WHERE m.body = 'mensagem no grupo'`)).rows[0]);

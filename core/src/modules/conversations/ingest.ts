@@ -1,6 +1,6 @@
 import type { Kernel } from '../../kernel.ts';
 import type { InboundMessage, IngestResult, AckStatus } from '../../sdk/channel.ts';
-import { lockKey, withTx, type Sql } from '../../db/tx.ts';
+import { lockKey, type Sql } from '../../db/tx.ts';
 import { messageOut, ticketOut, type MessageRow, type TicketRow, TICKET_SELECT, TICKET_JOINS } from './serialize.ts';
 import { nextProtocol } from './protocol.ts';
 import { publishTicket } from './events.ts';

@@ -11,7 +11,9 @@ afterAll(async () => {
 });
 
 const stores: [string, () => ThrottlePort][] = [['PostgreSQL', () => new PgThrottle(t.app.kernel.db.pool)]];
-if (process.env.REDIS_URL) stores.push(['Redis', () => new RedisThrottle(process.env.REDIS_URL!, `atende-throttle-test-${process.pid}-${Date.now()}`)]);
+// One prefix for every store made in this file: two "nodes" must share the counters.
+const redisPrefix = `atende-throttle-test-${process.pid}-${Date.now()}`;
+if (process.env.REDIS_URL) stores.push(['Redis', () => new RedisThrottle(process.env.REDIS_URL!, redisPrefix)]);
 
 describe.each(stores)('throttle on %s', (_name, make) => {
   it('locks a key on its Nth failure for the lock time, and reset clears it', async () => {
