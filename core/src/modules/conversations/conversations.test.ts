@@ -205,3 +205,49 @@ describe('interactive and forward rules', () => {
     expect(fwd.json().error).toBe('ERR_FORWARD_LIMIT');
   });
 });
+
+describe('scheduled messages and list cost', () => {
+  it('a scheduled message goes out at its time, once, and its recurrence schedules the next one', async () => {
+    const { dispatchScheduled } = await import('./scheduled.ts');
+    const w = await webhook({ id: 'wamid-sched', from: { id: 'c-sched', name: 'Ivo' }, body: 'oi' });
+    const ticketId = w.json().ticketId;
+    const at = new Date(Date.now() + 5 * 60_000);
+    const r = await t.app.inject({ method: 'POST', url: `/api/messages/${ticketId}`, headers: admin.headers, payload: { body: 'Lembrete da consulta', scheduleDate: at.toISOString(), recurrence: 5, repetitions: 2 } });
+    expect(r.statusCode).toBe(201);
+    const listed = await t.app.inject({ method: 'GET', url: `/api/messages/${ticketId}`, headers: admin.headers });
+    expect(listed.json().messagesOffLine.map((m: { body: string }) => m.body)).toEqual(['Lembrete da consulta']);
+    expect(listed.json().messages.map((m: { body: string }) => m.body)).not.toContain('Lembrete da consulta');
+    expect((await dispatchScheduled(t.app.kernel, new Date(Date.now() + 60_000))).dispatched).toBe(0);
+    const [first, second] = await Promise.all([dispatchScheduled(t.app.kernel, new Date(at.getTime() + 1000)), dispatchScheduled(t.app.kernel, new Date(at.getTime() + 1000))]);
+    expect(first.dispatched + second.dispatched).toBe(1);
+    const sent = await until(async () => (await t.sql.query(`SELECT count(*)::int AS n FROM channel_sandbox_outbox WHERE body = 'Lembrete da consulta'`)).rows[0].n === 1);
+    expect(sent).toBe(true);
+    const next = await t.sql.query(`SELECT schedule_date, repetitions FROM messages WHERE ticket_id = $1 AND status = 'pending' AND schedule_date IS NOT NULL`, [ticketId]);
+    expect(next.rows).toHaveLength(1);
+    expect(next.rows[0].repetitions).toBe(1);
+    expect(new Date(next.rows[0].schedule_date).getTime() - at.getTime()).toBe(5 * 86_400_000);
+  });
+
+  it('the ticket list costs the same number of queries however many tickets it shows', async () => {
+    const pool = t.app.kernel.db.pool;
+    const orig = pool.query.bind(pool);
+    let n = 0;
+    (pool as unknown as { query: typeof orig }).query = ((...a: Parameters<typeof orig>) => {
+      n++;
+      return orig(...a);
+    }) as typeof orig;
+    try {
+      await t.app.inject({ method: 'GET', url: '/api/tickets?showAll=true&status=open,pending,closed&limit=1', headers: admin.headers });
+      n = 0;
+      await t.app.inject({ method: 'GET', url: '/api/tickets?showAll=true&status=open,pending,closed&limit=1', headers: admin.headers });
+      const few = n;
+      n = 0;
+      const many = await t.app.inject({ method: 'GET', url: '/api/tickets?showAll=true&status=open,pending,closed&limit=100', headers: admin.headers });
+      expect(many.json().tickets.length).toBeGreaterThan(5);
+      expect(n).toBe(few);
+      expect(few).toBeLessThanOrEqual(4);
+    } finally {
+      (pool as unknown as { query: typeof orig }).query = orig;
+    }
+  });
+});

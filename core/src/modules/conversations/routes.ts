@@ -13,6 +13,7 @@ import { clearAssignment, createTicket, forceClose, transferToChatbot, updateTic
 import { contactMessages, deleteMessage, editMessage, forwardMessages, listMessages, reactToMessage, searchMessages, sendMessage, FORWARD_MAX, type SendInput } from './messages.ts';
 import { defineSendJob } from './outbound.ts';
 import { defineTicketJobs } from './tickets.ts';
+import { defineScheduledDispatch } from './scheduled.ts';
 import { canSee, factsOf, invalidateVisibility, visibilitySettings } from './visibility.ts';
 import { ticketOut } from './serialize.ts';
 import { loadTicket } from './ingest.ts';
@@ -102,6 +103,7 @@ export async function conversationRoutes(app: FastifyInstance, kernel: Kernel) {
   installAbsenceMessage(kernel);
   defineSendJob(kernel);
   defineTicketJobs(kernel);
+  await defineScheduledDispatch(kernel);
   if (kernel.config.role !== 'api') await kernel.jobs.schedule('tickets.auto_close', 'auto-close', { everyMs: 60_000 }, {});
 
   // Visibility is re-applied to every real-time ticket and message event, per recipient (spec §4).
