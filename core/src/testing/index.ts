@@ -152,15 +152,6 @@ async function cloneDatabase(): Promise<string> {
   return name;
 }
 
-async function dropDatabase(name: string) {
-  const admin = new pg.Client({ connectionString: adminUrl() });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  } finally {
-    await admin.end();
-  }
-}
 
 let userSeq = 0;
 
@@ -183,6 +174,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   // Until the superadmin accepts the terms of use, other users are refused (ERR_TERMS_NOT_ACCEPTED); most tests are about something else.
   if (opts.termsAccepted !== false) await app.kernel.db.pool.query('UPDATE tenants SET terms_accepted_at = now() WHERE id = 1 AND terms_accepted_at IS NULL');
   const sql = new pg.Pool({ connectionString: databaseUrl, max: 3 });
+  sql.on('error', () => undefined);
   let listening: Promise<string> | undefined;
   const sockets = new Set<TestSocket>();
 
@@ -265,7 +257,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
       for (const s of sockets) await s.close().catch(() => undefined);
       await app.close();
       await sql.end();
-      await dropDatabase(dbName).catch(() => undefined);
+      // The database itself is dropped by the global teardown, after every worker has exited.
       await fs.promises.rm(config.dataDir, { recursive: true, force: true });
       if (useRedis) {
         const { Redis } = await import('ioredis');
