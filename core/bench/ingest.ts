@@ -25,7 +25,7 @@ const PATH_PREFIX = process.argv.includes('--path') ? process.argv[process.argv.
 
 const url = await recreateDatabase('atende_bench_b1');
 const pool = new pg.Pool({ connectionString: url, max: 2 });
-await pool.query(`INSERT INTO tenants (id, name, max_users, max_connections) SELECT g, 'Empresa ' || g, 100, 10 FROM generate_series(1, ${TENANTS + 1}) g`);
+await pool.query(`INSERT INTO tenants (id, name, max_users, max_connections, terms_accepted_at) SELECT g, 'Empresa ' || g, 100, 10, CASE WHEN g = 1 THEN now() END FROM generate_series(1, ${TENANTS + 1}) g`);
 await pool.query(`SELECT setval('tenants_id_seq', ${TENANTS + 1})`);
 await pool.query(`INSERT INTO channels (tenant_id, type, name, status, secrets) SELECT g, 'sandbox', 'Sandbox', 'connected', jsonb_build_object('webhookSecret', 'segredo-' || g) FROM generate_series(2, ${TENANTS + 1}) g`);
 const channels = (await pool.query<{ id: number; tenant_id: number }>('SELECT id, tenant_id FROM channels ORDER BY id')).rows;

@@ -27,7 +27,8 @@ const step = async (label: string, sql: string, params: unknown[] = []) => {
   console.log(`${label.padEnd(40)} ${((Date.now() - s) / 1000).toFixed(1)} s`);
 };
 
-await step('tenants', `INSERT INTO tenants (id, name, max_users, max_connections) SELECT g, 'Empresa ' || g, 100, 10 FROM generate_series(1, ${TENANTS + 1}) g`);
+// The benchmark install has its terms of use accepted (tenant 1 records it), as a real one would.
+await step('tenants', `INSERT INTO tenants (id, name, max_users, max_connections, terms_accepted_at) SELECT g, 'Empresa ' || g, 100, 10, CASE WHEN g = 1 THEN now() END FROM generate_series(1, ${TENANTS + 1}) g`);
 await step('users', `INSERT INTO users (tenant_id, name, email, password_hash, profile, queues)
   SELECT t, 'Agente ' || t || '-' || u, 'agente' || t || '-' || u || '@bench.local', 'x', CASE WHEN u = 1 THEN 'admin' ELSE 'user' END,
          CASE WHEN u > 3 THEN jsonb_build_array((t - 1) * 3 + 1) ELSE '[]'::jsonb END

@@ -36,6 +36,8 @@ export interface AfterInbound {
   fromMe: boolean;
   ratingClosed?: boolean;
   message: { id: string; body: string; type: string };
+  /** The ticket as it stood after the message was stored, so hooks need not read it again. */
+  ticket?: { channelId: number | null; status: string; userId: number | null; chatflowId: number | null };
 }
 
 /** Everything the kernel owns, built once per process by buildApp. */

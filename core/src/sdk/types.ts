@@ -176,6 +176,8 @@ export interface AfterInboundEvent {
   fromMe: boolean;
   ratingClosed?: boolean;
   message: { id: string; body: string; type: string };
+  /** The ticket as it stood after the message was stored, so hooks need not read it again. */
+  ticket?: { channelId: number | null; status: string; userId: number | null; chatflowId: number | null };
 }
 
 /** Registry of channel adapters plus the kernel's channel operations. */

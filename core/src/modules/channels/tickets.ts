@@ -134,17 +134,20 @@ export async function moveChannelTickets(kernel: Kernel, actor: ResolvedPrincipa
  *   surrounding spaces) closes the ticket.
  */
 export function installChannelInboundRules(kernel: Kernel) {
+  // Channel rules change rarely and are read for every inbound message: keep them 5 s per node.
+  const rules = new Map<number, { at: number; keyword: string | null; flow: number | null }>();
+  const rulesOf = async (channelId: number) => {
+    const hit = rules.get(channelId);
+    if (hit && Date.now() - hit.at < 5000) return hit;
+    const r = await kernel.db.pool.query<{ closing_keyword: string | null; chatflow_id: number | null }>('SELECT closing_keyword, chatflow_id FROM channels WHERE id = $1', [channelId]);
+    const v = { at: Date.now(), keyword: r.rows[0]?.closing_keyword?.trim().toLowerCase() || null, flow: r.rows[0]?.chatflow_id ?? null };
+    rules.set(channelId, v);
+    return v;
+  };
   kernel.hooks.afterInbound.add(async (e) => {
-    if (e.fromMe || e.ratingClosed) return;
-    const r = await kernel.db.pool.query<{ closing_keyword: string | null; chatflow_id: number | null; ticket_flow: number | null; status: string; user_id: number | null }>(
-      `SELECT ch.closing_keyword, ch.chatflow_id, t.chatflow_id AS ticket_flow, t.status, t.user_id
-         FROM tickets t JOIN channels ch ON ch.id = t.channel_id WHERE t.tenant_id = $1 AND t.id = $2`,
-      [e.tenantId, e.ticketId],
-    );
-    const row = r.rows[0];
-    if (!row) return;
-    const keyword = row.closing_keyword?.trim().toLowerCase();
-    if (keyword && e.message.body.trim().toLowerCase() === keyword && row.status !== 'closed') {
+    if (e.fromMe || e.ratingClosed || !e.ticket?.channelId) return;
+    const rule = await rulesOf(e.ticket.channelId);
+    if (rule.keyword && e.message.body.trim().toLowerCase() === rule.keyword && e.ticket.status !== 'closed') {
       const closed = await kernel.db.pool.query(
         `UPDATE tickets SET status = 'closed', closed_at = now(), unread_messages = 0, updated_at = now() WHERE tenant_id = $1 AND id = $2 AND status IN ('open','pending') RETURNING id`,
         [e.tenantId, e.ticketId],
@@ -155,10 +158,10 @@ export function installChannelInboundRules(kernel: Kernel) {
       }
       return;
     }
-    if (e.created && row.chatflow_id && row.ticket_flow === null) {
+    if (e.created && rule.flow && e.ticket.chatflowId === null) {
       const set = await kernel.db.pool.query(
         `UPDATE tickets SET chatflow_id = $3, chatbot = (user_id IS NULL), updated_at = now() WHERE tenant_id = $1 AND id = $2 AND chatflow_id IS NULL RETURNING id`,
-        [e.tenantId, e.ticketId, row.chatflow_id],
+        [e.tenantId, e.ticketId, rule.flow],
       );
       if (set.rowCount) await republish(kernel, e.tenantId, [e.ticketId]);
     }

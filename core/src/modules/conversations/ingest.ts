@@ -50,13 +50,16 @@ export async function findOrCreateTicket(
   return { ticket: r.rows[0], created: true };
 }
 
-export async function loadTicket(sql: Sql | Kernel['db']['pool'], tenantId: number, ticketId: number): Promise<TicketRow | undefined> {
-  const r = await sql.query<TicketRow>(
-    `SELECT ${TICKET_SELECT},
+const LOAD_TICKET_SQL = `SELECT ${TICKET_SELECT},
        (SELECT count(*) FROM messages m WHERE m.tenant_id = t.tenant_id AND m.ticket_id = t.id AND m.status = 'pending' AND m.schedule_date IS NOT NULL)::int AS scheduled_count
-     FROM tickets t ${TICKET_JOINS} WHERE t.tenant_id = $1 AND t.id = $2`,
-    [tenantId, ticketId],
-  );
+     FROM tickets t ${TICKET_JOINS} WHERE t.tenant_id = $1 AND t.id = $2`;
+
+/**
+ * One ticket with everything its screens show. A named statement: planning
+ * these joins took ~4 ms against ~0.5 ms to run them, on every event.
+ */
+export async function loadTicket(sql: Sql | Kernel['db']['pool'], tenantId: number, ticketId: number): Promise<TicketRow | undefined> {
+  const r = await sql.query<TicketRow>({ name: 'atende_load_ticket', text: LOAD_TICKET_SQL, values: [tenantId, ticketId] });
   return r.rows[0];
 }
 
@@ -91,7 +94,10 @@ export async function ingestInbound(kernel: Kernel, msg: InboundMessage): Promis
     await kernel.bus.publish({ tenantId: msg.tenantId, event: 'message.created', data: { message, ticket: ticketOut(ticket) }, rooms: ['tenant'] });
     await publishTicket(kernel, ticket, res.created ? 'ticket.created' : 'ticket.updated');
   }
-  await kernel.hooks.afterInbound.run({ tenantId: msg.tenantId, ticketId: res.ticketId!, contactId: res.contactId!, created: !!res.created, message, fromMe: !!msg.fromMe, ratingClosed: res.ratingClosed });
+  await kernel.hooks.afterInbound.run({
+    tenantId: msg.tenantId, ticketId: res.ticketId!, contactId: res.contactId!, created: !!res.created, message, fromMe: !!msg.fromMe, ratingClosed: res.ratingClosed,
+    ticket: ticket ? { channelId: ticket.channel_id, status: ticket.status, userId: ticket.user_id, chatflowId: ticket.chatflow_id } : undefined,
+  });
   return { duplicate: false, messageId: message.id, ticketId: res.ticketId, contactId: res.contactId, ticketCreated: !!res.created };
 }
 
