@@ -63,9 +63,18 @@ function Conversation({ id }: { id: number }) {
   const serverMessages = useMemo(() => (msgs.data ? [...msgs.data.pages].reverse().flatMap((p) => p.messages) : []), [msgs.data]);
   const scheduled = msgs.data?.pages[0]?.messagesOffLine ?? [];
   const messages = useMemo(() => {
-    const known = new Set(serverMessages.map((m) => m.id));
-    return [...serverMessages, ...locals.filter((l) => !known.has(l.id))];
-  }, [serverMessages, locals]);
+    // The socket may deliver the saved message before the POST answers: a sending local copy
+    // is then hidden behind the server's own (same author, kind and text, not older), never shown twice.
+    const unmatched = serverMessages.filter((m) => m.fromMe && m.userId === session?.userId);
+    const shown = locals.filter((l) => {
+      if (l.local?.state !== 'sending') return true;
+      const i = unmatched.findIndex((m) => m.body === l.body && m.isNote === l.isNote && Number(m.id) > (l.local?.after ?? 0));
+      if (i < 0) return true;
+      unmatched.splice(i, 1);
+      return false;
+    });
+    return [...serverMessages, ...shown];
+  }, [serverMessages, locals, session?.userId]);
 
   // Opening a ticket with unread messages: the list badge goes away (the server marks them read when not spying).
   useEffect(() => {
@@ -102,7 +111,8 @@ function Conversation({ id }: { id: number }) {
       id: `local-${++localSeq}`, ticketId: id, contactId: null, userId: session?.userId ?? null, fromMe: true, isNote: opts.isNote, body,
       type: file ? (file.type.split('/')[0] ?? 'document') : 'chat', mediaUrl: file && file.type.startsWith('image/') ? URL.createObjectURL(file) : null, mediaName: file?.name ?? null,
       mediaType: file?.type ?? null, status: 'pending', failureReason: null, quotedMsgId: replyTo?.id ?? null, scheduleDate: null, edited: false, isDeleted: false,
-      reactions: [], timestamp: now, createdAt: now, local: { state: 'sending', payload, file },
+      reactions: [], timestamp: now, createdAt: now,
+      local: { state: 'sending', payload, file, after: serverMessages.reduce((max, m) => Math.max(max, Number(m.id) || 0), 0) },
     };
     setLocals((ls) => [...ls, local]);
     setReplyTo(null);

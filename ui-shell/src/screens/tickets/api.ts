@@ -86,7 +86,8 @@ export interface Message {
   timestamp: string;
   createdAt: string;
   /** Client side only: an optimistic message waiting for (or failed at) the server. */
-  local?: { state: 'sending' | 'failed'; payload: SendPayload; file?: File; error?: string };
+  /** `after`: the newest server message id known when it was sent; only newer ones can be its saved copy. */
+  local?: { state: 'sending' | 'failed'; payload: SendPayload; file?: File; error?: string; after?: number };
 }
 
 export interface MessagesPage { messages: Message[]; hasMore: boolean; messagesOffLine: Message[]; ticket?: Ticket }
