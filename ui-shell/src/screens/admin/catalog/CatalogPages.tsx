@@ -46,32 +46,43 @@ function FormModal({ title, opened, onClose, onSubmit, busy, error, children }: 
   );
 }
 
-// ------------------------------------------------------------------ queues
-
-function QueueForm({ queue, onClose }: { queue: Queue | null; onClose: () => void }) {
+/**
+ * The shared half of the queue and tag forms: a name and a colour checked in
+ * the browser, then saved (create or update) with the server's answer shown
+ * under the name (duplicates) or above the form.
+ */
+function useNamedColorForm<T extends { id: number }>(opts: { path: string; item: T | null; queryKey: readonly unknown[]; name: string; color: string; body: () => Record<string, unknown>; onClose: () => void }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
-  const [name, setName] = useState(queue?.name ?? '');
-  const [color, setColor] = useState(queue?.color ?? SWATCHES[0]!);
-  const [greeting, setGreeting] = useState(queue?.greetingMessage ?? '');
   const [errors, setErrors] = useState<{ name?: string; color?: string; form?: string }>({});
   const save = useMutation({
     mutationFn: () => {
-      const body = { name: name.trim(), color, greetingMessage: greeting.trim() || null };
-      return queue ? api.put(`/queues/${queue.id}`, body, { silent: true }) : api.post('/queues', body, { silent: true });
+      const body = { name: opts.name.trim(), color: opts.color, ...opts.body() };
+      return opts.item ? api.put(`${opts.path}/${opts.item.id}`, body, { silent: true }) : api.post(opts.path, body, { silent: true });
     },
-    onSuccess: () => { notify.success(t('admin.catalog.saved')); void qc.invalidateQueries({ queryKey: queuesKey }); onClose(); },
+    onSuccess: () => { notify.success(t('admin.catalog.saved')); void qc.invalidateQueries({ queryKey: opts.queryKey }); opts.onClose(); },
     onError: (e) => setErrors(e instanceof ApiError && e.status === 409 ? { name: fieldError(e) } : { form: fieldError(e) }),
   });
   const submit = () => {
     const e: typeof errors = {};
-    if (!name.trim()) e.name = t('validation.requiredField', { field: t('common.name').toLowerCase() });
-    if (!/^#(?:[0-9a-fA-F]{3}){1,2}$/.test(color)) e.color = t('admin.catalog.badColor');
+    if (!opts.name.trim()) e.name = t('validation.requiredField', { field: t('common.name').toLowerCase() });
+    if (!/^#(?:[0-9a-fA-F]{3}){1,2}$/.test(opts.color)) e.color = t('admin.catalog.badColor');
     setErrors(e);
     if (!e.name && !e.color) save.mutate();
   };
+  return { errors, submit, busy: save.isPending };
+}
+
+// ------------------------------------------------------------------ queues
+
+function QueueForm({ queue, onClose }: { queue: Queue | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [name, setName] = useState(queue?.name ?? '');
+  const [color, setColor] = useState(queue?.color ?? SWATCHES[0]!);
+  const [greeting, setGreeting] = useState(queue?.greetingMessage ?? '');
+  const { errors, submit, busy } = useNamedColorForm({ path: '/queues', item: queue, queryKey: queuesKey, name, color, body: () => ({ greetingMessage: greeting.trim() || null }), onClose });
   return (
-    <FormModal opened title={queue ? t('admin.queues.edit') : t('admin.queues.new')} onClose={onClose} onSubmit={submit} busy={save.isPending} error={errors.form}>
+    <FormModal opened title={queue ? t('admin.queues.edit') : t('admin.queues.new')} onClose={onClose} onSubmit={submit} busy={busy} error={errors.form}>
       <TextInput label={t('common.name')} withAsterisk value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} maxLength={120} data-autofocus />
       <ColorInput label={t('admin.catalog.color')} value={color} onChange={setColor} swatches={SWATCHES} swatchesPerRow={12} format="hex" error={errors.color} />
       <Textarea label={t('admin.queues.greeting')} description={t('admin.queues.greetingHint')} value={greeting} onChange={(e) => setGreeting(e.currentTarget.value)} autosize minRows={3} maxRows={8} maxLength={4096} />
@@ -112,28 +123,12 @@ export function QueuesPage() {
 
 function TagForm({ tag, onClose }: { tag: Tag | null; onClose: () => void }) {
   const { t } = useTranslation();
-  const qc = useQueryClient();
   const [name, setName] = useState(tag?.name ?? '');
   const [color, setColor] = useState(tag?.color ?? SWATCHES[2]!);
   const [active, setActive] = useState(tag?.active ?? true);
-  const [errors, setErrors] = useState<{ name?: string; color?: string; form?: string }>({});
-  const save = useMutation({
-    mutationFn: () => {
-      const body = { name: name.trim(), color, active };
-      return tag ? api.put(`/tags/${tag.id}`, body, { silent: true }) : api.post('/tags', body, { silent: true });
-    },
-    onSuccess: () => { notify.success(t('admin.catalog.saved')); void qc.invalidateQueries({ queryKey: tagsKey }); onClose(); },
-    onError: (e) => setErrors(e instanceof ApiError && e.status === 409 ? { name: fieldError(e) } : { form: fieldError(e) }),
-  });
-  const submit = () => {
-    const e: typeof errors = {};
-    if (!name.trim()) e.name = t('validation.requiredField', { field: t('common.name').toLowerCase() });
-    if (!/^#(?:[0-9a-fA-F]{3}){1,2}$/.test(color)) e.color = t('admin.catalog.badColor');
-    setErrors(e);
-    if (!e.name && !e.color) save.mutate();
-  };
+  const { errors, submit, busy } = useNamedColorForm({ path: '/tags', item: tag, queryKey: tagsKey, name, color, body: () => ({ active }), onClose });
   return (
-    <FormModal opened title={tag ? t('admin.tags.edit') : t('admin.tags.new')} onClose={onClose} onSubmit={submit} busy={save.isPending} error={errors.form}>
+    <FormModal opened title={tag ? t('admin.tags.edit') : t('admin.tags.new')} onClose={onClose} onSubmit={submit} busy={busy} error={errors.form}>
       <TextInput label={t('common.name')} withAsterisk value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} maxLength={120} data-autofocus />
       <ColorInput label={t('admin.catalog.color')} value={color} onChange={setColor} swatches={SWATCHES} swatchesPerRow={12} format="hex" error={errors.color} />
       <Switch label={t('admin.catalog.active')} description={t('admin.tags.activeHint')} checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
