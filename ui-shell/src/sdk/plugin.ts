@@ -31,12 +31,73 @@ export interface UiPluginRoute {
   menu?: string;
 }
 
+/** The provider part of a channel as the `/sessoes` form edits it (`config` and write-only `secrets` of `POST|PUT /api/channels`). */
+export interface ChannelFormValue {
+  number: string | null;
+  /** Non-secret provider settings, saved as the channel's `config`. */
+  config: Record<string, unknown>;
+  /** Only what the admin typed: a value sets, `null` removes, an absent key keeps the saved credential. */
+  secrets: Record<string, string | null>;
+}
+
+/** The channel as `GET /api/channels/:id` returns it (the fields a provider form needs). */
+export interface ChannelFormChannel {
+  id: number;
+  type: string;
+  name: string;
+  number: string | null;
+  status: string;
+  config: Record<string, unknown>;
+  /** Names of the credentials already saved (their values never reach the browser). */
+  secretsSet: string[];
+}
+
+/** Props of a channel plugin's provider fields inside the shell's channel dialog. */
+export interface ChannelFormProps {
+  /** The saved channel when editing; absent when creating. */
+  channel?: ChannelFormChannel;
+  value: ChannelFormValue;
+  onChange(next: ChannelFormValue): void;
+  /** True while the dialog saves. */
+  disabled?: boolean;
+}
+
+/** The live connection state of a channel (pushed by `channel.updated`). */
+export interface ChannelConnectState {
+  id: number;
+  type: string;
+  name: string;
+  number: string | null;
+  status: string;
+  qrcode: string | null;
+  pairingCode: string | null;
+  retries: number;
+  lastError: string | null;
+}
+
+/** Props of a channel plugin's connect panel (QR code, pairing code, provider hints). */
+export interface ChannelConnectProps {
+  channel: ChannelConnectState;
+}
+
+/** What a channel plugin's remote adds to `/sessoes` for its adapter type. */
+export interface UiChannelType {
+  /** The adapter type its server plugin registers (`GET /api/channels/types`). */
+  type: string;
+  /** Provider fields shown in the channel dialog; without it the dialog has only the kernel's fields. */
+  form?: ComponentType<ChannelFormProps>;
+  /** Replaces the shell's default connect panel (QR code or pairing code) for this type. */
+  connect?: ComponentType<ChannelConnectProps>;
+}
+
 /** What a remote default-exports. */
 export interface UiPluginDefinition {
   /** Same id as the server plugin (`plugins/<id>`), kebab-case. */
   id: string;
   routes: UiPluginRoute[];
   widgets?: { [Z in WidgetZone]?: ComponentType<WidgetZoneProps[Z]> };
+  /** Channel types this remote fills in on `/sessoes` (channel plugins). */
+  channels?: UiChannelType[];
   /**
    * The remote's own strings by language (`pt`, `en`, `es`, …), registered
    * as the i18next namespace `<id>`; read them with `usePluginTranslation(id)`.
