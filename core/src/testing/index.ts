@@ -132,7 +132,8 @@ async function ensureTemplate(): Promise<string> {
 async function cloneDatabase(): Promise<string> {
   templateReady ??= ensureTemplate();
   const template = await templateReady;
-  const name = `atende_t_${process.pid}_${randomUUID().slice(0, 8)}`;
+  // `<run>` is the vitest process (see global-setup.ts), so a run never drops another live run's databases.
+  const name = `atende_t_${process.env.ATENDE_TEST_RUN ?? '0'}_${process.pid}_${randomUUID().slice(0, 8)}`;
   const admin = new pg.Client({ connectionString: adminUrl() });
   await admin.connect();
   try {
