@@ -90,6 +90,7 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
     menus,
     jwtSecret: await installSecret(db.pool, 'jwt'),
     channelAdapters: new Map(),
+    channelPlugins: new Map(),
     storage: new LocalMediaStore(path.join(config.dataDir, 'media'), await installSecret(db.pool, 'media')),
     hooks: { afterInbound: new HookList(logger, 'afterInbound') },
     routes: [],

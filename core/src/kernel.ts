@@ -55,6 +55,8 @@ export interface Kernel {
   jwtSecret: string;
   /** Channel adapters registered by channel plugins, by type. */
   channelAdapters: Map<string, ChannelAdapter>;
+  /** The plugin that registered each channel type: a type whose plugin a tenant has switched off is not offered to it. */
+  channelPlugins: Map<string, string>;
   storage: LocalMediaStore;
   hooks: { afterInbound: HookList<AfterInbound> };
   /** Every route as registered (method, url, access config, schema): the R1/R2 suites and the API docs read it. */

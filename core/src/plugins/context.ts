@@ -85,6 +85,7 @@ export function makePluginContext(http: FastifyInstance, api: FastifyInstance, k
       register: (adapter) => {
         if (kernel.channelAdapters.has(adapter.type)) throw new Error(`channel type ${adapter.type} registered twice`);
         kernel.channelAdapters.set(adapter.type, adapter);
+        kernel.channelPlugins.set(adapter.type, def.id);
       },
       get: (type) => kernel.channelAdapters.get(type),
       list: () => [...kernel.channelAdapters.values()],

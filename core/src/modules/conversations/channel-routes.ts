@@ -107,9 +107,13 @@ export async function channelRoutes(app: FastifyInstance, kernel: Kernel) {
       return managesChannels(kernel, req.access!) ? rows : rows.map(channelSummary);
     });
 
-    r.get('/api/channels/types', read, async () =>
-      [...kernel.channelAdapters.values()].map((a) => ({ type: a.type, label: a.label, identityKind: a.identityKind, capabilities: a.capabilities, longLived: !!a.longLived, lockedName: !!a.lockedName })),
-    );
+    r.get('/api/channels/types', read, async (req) => {
+      // Only the types whose plugin this tenant has on: a switched-off plugin's channels cannot be created.
+      const enabled = await kernel.enablement.enabledMap(req.principal!.tenantId);
+      return [...kernel.channelAdapters.values()]
+        .filter((a) => enabled.get(kernel.channelPlugins.get(a.type) ?? '') !== false)
+        .map((a) => ({ type: a.type, label: a.label, identityKind: a.identityKind, capabilities: a.capabilities, longLived: !!a.longLived, lockedName: !!a.lockedName }));
+    });
 
     /** `/sessoestenants`: every tenant's channels with their status, for the superadmin. */
     r.get(
@@ -142,6 +146,8 @@ export async function channelRoutes(app: FastifyInstance, kernel: Kernel) {
       const b = req.body;
       const adapter = kernel.channelAdapters.get(b.type);
       if (!adapter) throw new AppError('ERR_SAVING_CHANNEL');
+      const owner = kernel.channelPlugins.get(b.type);
+      if (owner && !(await kernel.enablement.isEnabled(tenantId, owner))) throw new AppError('ERR_SAVING_CHANNEL');
       await checkDefaults(kernel, tenantId, b);
       const name = adapter.lockedName ? lockedNameOf(b.name) : b.name;
       if (!name) throw new AppError('ERR_VALIDATION', { details: 'o nome precisa de letras ou números' });
