@@ -151,6 +151,8 @@ export default definePlugin({
     },
   ],
   menus: [],
+  // ui-plugins/channel-sandbox: the simulated provider's settings and its inbound URL on /sessoes.
+  ui: true,
   register(ctx) {
     ctx.channels.register(adapter(ctx));
 

@@ -406,6 +406,8 @@ function telegramPlugin() {
     kind: 'channel',
     name: 'Canal Telegram',
     description: 'Bots do Telegram: webhook com token secreto ou long polling, texto, mídia e botões.',
+    // ui-plugins/channel-telegram: the bot token and mode fields of the /sessoes channel dialog.
+    ui: true,
     register(c) {
       ctx = c;
       ctx.channels.register(adapter());
