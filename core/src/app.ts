@@ -76,7 +76,14 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
   const enablement = new PluginEnablement(db.pool, defs);
   const menus = new Map<string, Kernel['menus'] extends Map<string, infer V> ? V : never>();
   for (const m of KERNEL_MENUS) menus.set(m.key, m);
-  for (const p of plugins) for (const m of p.menus ?? []) if (!menus.has(m.key)) menus.set(m.key, { ...m, pluginId: p.id });
+  for (const p of plugins) {
+    for (const m of p.menus ?? []) {
+      const kernelMenu = menus.get(m.key);
+      if (!kernelMenu) menus.set(m.key, { ...m, pluginId: p.id });
+      // A plugin whose menu is a kernel menu with the same route is that menu's screen: the menu follows its enablement per tenant.
+      else if (!kernelMenu.pluginId && kernelMenu.route === m.route) menus.set(m.key, { ...kernelMenu, pluginId: p.id });
+    }
+  }
 
   const kernel: Kernel = {
     config,
@@ -93,6 +100,7 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
     channelPlugins: new Map(),
     storage: new LocalMediaStore(path.join(config.dataDir, 'media'), await installSecret(db.pool, 'media')),
     hooks: { afterInbound: new HookList(logger, 'afterInbound') },
+    templateProviders: new Map(),
     routes: [],
     onClose: [],
     state: { shuttingDown: false, startedAt: Date.now() },

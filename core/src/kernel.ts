@@ -46,7 +46,7 @@ export interface Kernel {
   logger: Logger;
   db: Database;
   bus: EventBusPort;
-  jobs: JobsPort & Pick<BullJobs, 'start' | 'close'>;
+  jobs: JobsPort & Pick<BullJobs, 'start' | 'close' | 'definedNames'>;
   realtime: RealtimeHub;
   plugins: PluginDefinition[];
   enablement: PluginEnablement;
@@ -59,6 +59,8 @@ export interface Kernel {
   channelPlugins: Map<string, string>;
   storage: LocalMediaStore;
   hooks: { afterInbound: HookList<AfterInbound> };
+  /** Values of template variables that live in plugin tables (`kanban`), registered through `ctx.templates.provide`. */
+  templateProviders: Map<string, (facts: { tenantId: number; contactId: number | null; kanban: number | null }) => Promise<string | null | undefined> | string | null | undefined>;
   /** Every route as registered (method, url, access config, schema): the R1/R2 suites and the API docs read it. */
   routes: { method: string; url: string; access?: RouteAccess; pluginId?: string; schema?: Record<string, unknown>; websocket?: boolean }[];
   /** Hooks run by graceful shutdown, in order. */

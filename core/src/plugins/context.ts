@@ -5,6 +5,10 @@ import { AppError } from '../errors.ts';
 import { ingestInbound, applyAck } from '../modules/conversations/ingest.ts';
 import { findChannel, setChannelStatus, channelRuntime } from '../modules/conversations/channels.ts';
 import { authState, channelSessions } from '../modules/channels/sessions.ts';
+import { agentTools } from '../modules/conversations/agent-tools.ts';
+import { bulkSendFor } from '../modules/bulk/service.ts';
+import { updateContact } from '../modules/contacts/service.ts';
+import { renderFor } from '../modules/conversations/templates.ts';
 
 /**
  * Mounts a plugin: its routes live under `/api/plugins/<id>` (`ctx.http`) or,
@@ -101,5 +105,14 @@ export function makePluginContext(http: FastifyInstance, api: FastifyInstance, k
       ack: (tenantId, channelId, providerId, status, reason) => applyAck(kernel, tenantId, channelId, providerId, status, reason),
     },
     hooks: { afterInbound: { add: (fn) => kernel.hooks.afterInbound.add(fn) } },
+    agentTools: agentTools(kernel),
+    bulkSend: bulkSendFor(kernel, def.id),
+    contacts: {
+      update: (actor, contactId, patch) => updateContact(kernel, kernel.db.forTenant(actor.tenantId), actor, contactId, patch, 'dmy'),
+    },
+    templates: {
+      render: (tenantId, template, target) => renderFor(kernel.db.pool, tenantId, template, target, kernel.templateProviders),
+      provide: (variable, provider) => void kernel.templateProviders.set(variable, provider),
+    },
   };
 }

@@ -166,6 +166,24 @@ export interface PluginContext {
   /** The kernel's media store (e.g. media a channel downloads from its provider). */
   storage: MediaStoragePort;
   hooks: { afterInbound: { add(fn: (e: AfterInboundEvent) => Promise<void> | void): void } };
+  /** Scheduled messages, notices to contacts, birthdays and ratings (the agent-tool plugins). */
+  agentTools: AgentToolsPort;
+  /** Paced bulk sends through a channel (campaigns, mass sends, birthdays); batches are this plugin's own. */
+  bulkSend: BulkSendPort;
+  /** The kernel's contact changes a plugin may make (kanban lane, wallets, tags); each publishes `contact.updated`. */
+  contacts: ContactsPort;
+  templates: TemplatesPort;
+}
+
+/** Template variables (`{{name}}`, `{{greeting}}`, `{{protocol}}`…, core.md §3): one renderer for every sender. */
+export interface TemplatesPort {
+  /**
+   * Fills the variables for a ticket (contact, protocol, assigned or sending user) or a contact alone.
+   * `birthday: true` leaves protocol, kanban and user empty, as the spec says for birthday messages.
+   */
+  render(tenantId: number, template: string, target: { ticketId?: number | null; contactId?: number | null; userId?: number | null; birthday?: boolean; now?: Date }): Promise<string>;
+  /** Supplies a variable whose value lives in the plugin's tables (the kanban plugin names the contact's lane for `{{kanban}}`). */
+  provide(variable: 'kanban', provider: (facts: { tenantId: number; contactId: number | null; kanban: number | null }) => Promise<string | null | undefined> | string | null | undefined): void;
 }
 
 export interface AfterInboundEvent {
@@ -231,6 +249,37 @@ export interface MediaStoragePort {
   save(tenantId: number, name: string, mimetype: string, stream: Readable): Promise<StoredMediaFile>;
 }
 
+/** Who changes a contact: the kernel applies its own rules for that profile (e.g. wallets of a contact in service). */
+export interface ContactActor {
+  tenantId: number;
+  userId: number;
+  profile: Profile;
+}
+
+/** A contact as the kernel serialises it (`GET /api/contacts/:id`). */
+export interface ContactSummary {
+  id: number;
+  name: string;
+  number: string | null;
+  email: string | null;
+  profilePicUrl: string | null;
+  isGroup: boolean;
+  kanban: number | null;
+  tags: { id: number; name: string; color: string }[];
+  wallets: { id: number; name: string }[];
+  updatedAt: string;
+}
+
+export interface ContactsPort {
+  /**
+   * Changes some fields of one contact of the actor's tenant, with the same
+   * checks as `PUT /api/contacts/:id` (unknown contact → ERR_NO_CONTACT_FOUND,
+   * another tenant's tag or user → not found), and publishes `contact.updated`.
+   * `kanban` is stored as given: the plugin owning lanes validates it.
+   */
+  update(actor: ContactActor, contactId: number, patch: { kanban?: number | null; wallets?: number[]; tags?: number[] }): Promise<ContactSummary>;
+}
+
 /** The kernel's message pipeline, for channel plugins. */
 export interface MessagesPort {
   ingest(msg: InboundMessage): Promise<IngestResult>;
@@ -256,4 +305,181 @@ export interface PluginDefinition {
   /** Has a federated UI remote in `ui-plugins/<id>`. */
   ui?: boolean;
   register(ctx: PluginContext): void | Promise<void>;
+}
+
+/** Pacing of a bulk send, per channel (one sending number): a random gap between `minSeconds` and `maxSeconds`, or a fixed rate. */
+export type BulkPacing = { minSeconds: number; maxSeconds: number } | { perSecond: number };
+
+export interface BulkRecipientInput {
+  /** The address on the channel (a phone number with country code, a Telegram chat id…). Repeats in one batch are sent once. */
+  to: string;
+  name?: string;
+  /** This recipient's own text (already rendered); otherwise the batch's message body. */
+  body?: string;
+}
+
+export interface BulkSendInput {
+  tenantId: number;
+  channelId: number;
+  recipients: BulkRecipientInput[];
+  /** The text (and optional stored media) every recipient without its own body gets. */
+  message?: { body: string; media?: { url: string; name: string; mimetype: string } };
+  pacing: BulkPacing;
+  /** The caller's own id for the batch (a campaign id), returned in status and events. */
+  reference?: string;
+  /** Real-time rooms that get `bulk.progress` / `bulk.finished` (default `tenant`). */
+  rooms?: string[];
+  userId?: number | null;
+}
+
+export type BulkRecipientState = 'pending' | 'sending' | 'sent' | 'failed' | 'cancelled';
+
+export interface BulkBatchStatus {
+  id: string;
+  tenantId: number;
+  channelId: number;
+  reference: string | null;
+  status: 'running' | 'cancelled' | 'done';
+  total: number;
+  pending: number;
+  sent: number;
+  failed: number;
+  cancelled: number;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+export interface BulkRecipientStatus {
+  id: string;
+  to: string;
+  name: string | null;
+  state: BulkRecipientState;
+  attempts: number;
+  providerId: string | null;
+  error: string | null;
+  finishedAt: string | null;
+}
+
+/**
+ * The kernel's paced bulk send (campaigns, mass sends, birthdays). `start`
+ * stores the batch and one ledger row per recipient before any provider
+ * call, then workers send through the channel adapter with the idempotency
+ * key `bulk-<batch>-<recipient row>`, one number at a time at the batch's
+ * pace. It resumes by itself after a crash; each recipient ends `sent`,
+ * `failed` or `cancelled`. Progress arrives in real time as `bulk.progress`.
+ */
+export interface BulkSendPort {
+  /** Refuses an unknown channel (ERR_NO_WAPP_FOUND), no recipients or a bad pacing (ERR_VALIDATION). */
+  start(input: BulkSendInput): Promise<BulkBatchStatus>;
+  status(tenantId: number, batchId: string): Promise<BulkBatchStatus | undefined>;
+  recipients(tenantId: number, batchId: string, opts?: { state?: BulkRecipientState; afterId?: string; limit?: number }): Promise<BulkRecipientStatus[]>;
+  /** Stops a running batch: recipients not yet handed to the provider end `cancelled`. False if it was not running. */
+  cancel(tenantId: number, batchId: string): Promise<boolean>;
+}
+
+/** A scheduled message as the agent tools list it (core.md §3 "Scheduled message"). */
+export interface ScheduledMessage {
+  id: string;
+  ticketId: number;
+  contactId: number;
+  contactName: string;
+  contactNumber: string | null;
+  channelId: number | null;
+  channelName: string | null;
+  userId: number | null;
+  userName: string | null;
+  body: string;
+  mediaName: string | null;
+  /** ISO instant. */
+  scheduleDate: string;
+  /** Days between occurrences, or null for none. */
+  recurrence: number | null;
+  /** Occurrences left, this one included (default 1). */
+  repetitions: number;
+  /** scheduled (waiting), sending (due, handed to the send job), sent, failed. */
+  state: 'scheduled' | 'sending' | 'sent' | 'failed';
+  failureReason: string | null;
+  createdAt: string;
+}
+
+export interface ScheduledFilter {
+  /** `sent` includes those being sent. */
+  state?: 'scheduled' | 'sent' | 'failed';
+  from?: Date;
+  to?: Date;
+  contactId?: number;
+  ticketId?: number;
+  /** Contact name, number or message text. */
+  search?: string;
+  limit?: number;
+  offset?: number;
+}
+
+export interface BirthdayContact {
+  id: number;
+  name: string;
+  number: string | null;
+  email: string | null;
+  /** yyyy-MM-dd */
+  birthday: string;
+  /** yyyy-MM-dd, in the tenant's time zone (a 29 February birthday falls on 28 February in other years). */
+  nextBirthday: string;
+  /** 0 = today. */
+  daysUntil: number;
+  /** Age on the next birthday. */
+  age: number;
+  /** Channel of the contact's latest ticket, if any. */
+  channelId: number | null;
+}
+
+export interface RatingFilter {
+  from?: Date;
+  to?: Date;
+  userId?: number;
+  queueId?: number;
+  score?: number;
+  limit?: number;
+  offset?: number;
+}
+
+/**
+ * Kernel services for the agent-tool plugins (schedules, birthdays, ratings):
+ * they work on tickets, contacts and messages, which plugins never touch directly.
+ */
+export interface AgentToolsPort {
+  listScheduled(tenantId: number, filter: ScheduledFilter): Promise<{ rows: ScheduledMessage[]; count: number }>;
+  getScheduled(tenantId: number, id: string): Promise<ScheduledMessage | undefined>;
+  /**
+   * Schedules a message to a contact: it goes into the contact's active ticket on the channel (else its latest,
+   * else a new ticket in status `schedule`) and the kernel's dispatcher sends it when due.
+   * ERR_NO_CONTACT_FOUND, ERR_NO_WAPP_FOUND, ERR_NO_DEF_WAPP_FOUND, ERR_INVALID_DATE (in the past).
+   */
+  schedule(
+    actor: { tenantId: number; userId: number },
+    input: { contactId: number; channelId?: number | null; body: string; scheduleDate: Date; recurrence?: number | null; repetitions?: number; media?: { url: string; name: string; mimetype: string } },
+  ): Promise<ScheduledMessage>;
+  /** Changes a message still waiting; ERR_SCHEDULE_NOT_PENDING once it went out, ERR_NOT_FOUND if unknown. */
+  updateScheduled(tenantId: number, id: string, patch: { body?: string; scheduleDate?: Date; recurrence?: number | null; repetitions?: number }): Promise<ScheduledMessage>;
+  /** Removes a message still waiting (it leaves the ticket's scheduled list); same refusals as `updateScheduled`. */
+  cancelScheduled(tenantId: number, id: string): Promise<void>;
+  /** Sends now to a contact outside any attendance (notices): active ticket, else latest, else a new closed one. */
+  sendToContact(
+    tenantId: number,
+    input: { contactId: number; channelId?: number | null; body: string; media?: { url: string; name: string; mimetype: string }; userId?: number | null; data?: Record<string, unknown> },
+  ): Promise<{ messageId: string; ticketId: number; channelId: number }>;
+  /** Contacts whose birthday falls within `days` days from today in the tenant's time zone (0 = today only). */
+  birthdays(tenantId: number, q: { days: number; contactIds?: number[] }): Promise<BirthdayContact[]>;
+  /** Active tenants and their time zones (for jobs that run at a local hour). */
+  tenantClocks(): Promise<{ tenantId: number; timeZone: string }[]>;
+  /** Each channel's birthday message, whole hour and attachment (administration.md §3). */
+  birthdayChannels(tenantId: number): Promise<{ id: number; name: string; isDefault: boolean; message: string | null; hour: number | null; media: { url: string; name: string; mimetype: string } | null }[]>;
+  /** Rated tickets with their averages, by the filters of the ratings list. */
+  ratings(tenantId: number, filter: RatingFilter): Promise<{
+    rows: { ticketId: number; protocol: string | null; value: number; attempts: number; ratedAt: string; userId: number | null; userName: string | null; queueId: number | null; queueName: string | null; contactId: number; contactName: string }[];
+    count: number;
+    average: number | null;
+    /** Count per score 0..5. */
+    distribution: number[];
+    byUser: { userId: number | null; userName: string | null; count: number; average: number }[];
+  }>;
 }

@@ -4,18 +4,19 @@ import { z } from 'zod';
 import type { Kernel } from '../../kernel.ts';
 import { AppError } from '../../errors.ts';
 import { queueOutbound } from './outbound.ts';
-import { renderTemplate } from './templates.ts';
 
-/** Per weekday (0 Sunday … 6 Saturday): O open all day, C closed all day, H open between start and end (spec §4). */
+const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'hora inválida (HH:mm)').nullable().optional();
+
+/**
+ * Per weekday (0 Sunday … 6 Saturday): O open all day, C closed all day, H open
+ * between start and end (spec §4) and, optionally, a second range after the
+ * first (a lunch break: 08:00–12:00 and 13:00–18:00).
+ */
 export const dayHours = z
-  .object({
-    day: z.number().int().min(0).max(6),
-    type: z.enum(['O', 'C', 'H']),
-    start: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'hora inválida (HH:mm)').nullable().optional(),
-    end: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'hora inválida (HH:mm)').nullable().optional(),
-  })
+  .object({ day: z.number().int().min(0).max(6), type: z.enum(['O', 'C', 'H']), start: hhmm, end: hhmm, start2: hhmm, end2: hhmm })
   .strict()
-  .refine((d) => d.type !== 'H' || (d.start && d.end && d.start < d.end), 'informe início e fim, com o início antes do fim');
+  .refine((d) => d.type !== 'H' || (d.start && d.end && d.start < d.end), 'informe início e fim, com o início antes do fim')
+  .refine((d) => d.type !== 'H' || (!d.start2 && !d.end2) || (d.start2 && d.end2 && d.end! <= d.start2 && d.start2 < d.end2), 'o segundo período precisa de início e fim, depois do fim do primeiro');
 
 export type DayHours = z.infer<typeof dayHours>;
 
@@ -30,7 +31,7 @@ export function isOpenAt(hours: DayHours[], now: Date, timeZone: string): boolea
   const d = hours.find((h) => h.day === day);
   if (!d || d.type === 'O') return true;
   if (d.type === 'C') return false;
-  return hm >= d.start! && hm < d.end!;
+  return (hm >= d.start! && hm < d.end!) || (!!d.start2 && !!d.end2 && hm >= d.start2 && hm < d.end2);
 }
 
 interface TenantHoursRow {
@@ -57,10 +58,10 @@ export function installAbsenceMessage(kernel: Kernel) {
   };
   kernel.hooks.afterInbound.add(async (e) => {
     if (e.fromMe || e.ratingClosed || !(await hasAbsence(e.tenantId))) return;
-    const r = await kernel.db.pool.query<TenantHoursRow & { user_id: number | null; chatbot: boolean; absence_sent: number; status: string; retries: string | null; contact_name: string; protocol: string | null }>(
-      `SELECT tn.business_hours, tn.message_business_hours, tn.timezone, t.user_id, t.chatbot, t.absence_sent, t.status, t.protocol, c.name AS contact_name,
+    const r = await kernel.db.pool.query<TenantHoursRow & { user_id: number | null; chatbot: boolean; absence_sent: number; status: string; retries: string | null}>(
+      `SELECT tn.business_hours, tn.message_business_hours, tn.timezone, t.user_id, t.chatbot, t.absence_sent, t.status,
               (SELECT value FROM settings s WHERE s.tenant_id = tn.id AND s.key = 'maxAbsenceMessageRetries') AS retries
-         FROM tenants tn JOIN tickets t ON t.tenant_id = tn.id AND t.id = $2 JOIN contacts c ON c.id = t.contact_id WHERE tn.id = $1`,
+         FROM tenants tn JOIN tickets t ON t.tenant_id = tn.id AND t.id = $2 WHERE tn.id = $1`,
       [e.tenantId, e.ticketId],
     );
     const row = r.rows[0];
@@ -70,8 +71,8 @@ export function installAbsenceMessage(kernel: Kernel) {
     const max = Number(row.retries ?? 3);
     const claimed = await kernel.db.pool.query('UPDATE tickets SET absence_sent = absence_sent + 1 WHERE tenant_id = $1 AND id = $2 AND absence_sent < $3 RETURNING absence_sent', [e.tenantId, e.ticketId, Number.isFinite(max) ? max : 3]);
     if (!claimed.rowCount) return;
-    const body = renderTemplate(row.message_business_hours, { contact: { name: row.contact_name }, ticket: { protocol: row.protocol }, timeZone: row.timezone });
-    await queueOutbound(kernel, { tenantId: e.tenantId, ticketId: e.ticketId, userId: null, body, data: { absence: true } });
+    // queueOutbound fills the template variables like for any other sender.
+    await queueOutbound(kernel, { tenantId: e.tenantId, ticketId: e.ticketId, userId: null, body: row.message_business_hours, data: { absence: true } });
   });
 }
 

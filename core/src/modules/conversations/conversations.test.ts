@@ -146,6 +146,24 @@ describe('ticket rules', () => {
     expect(logs.json().map((l: { type: string }) => l.type)).toEqual(expect.arrayContaining(['created', 'started', 'transferred', 'farewell_sent', 'closed']));
   });
 
+  it('fills template variables in replies (quick messages) and farewells, never in internal notes', async () => {
+    const w = await webhook({ id: 'wamid-tpl', from: { id: 'c-tpl', name: 'Helena Prado' }, body: 'oi' });
+    const ticketId = w.json().ticketId;
+    await t.app.inject({ method: 'PUT', url: `/api/tickets/${ticketId}`, headers: agent.headers, payload: { status: 'open' } });
+    const protocol = (await t.sql.query(`SELECT protocol FROM tickets WHERE id = $1`, [ticketId])).rows[0].protocol;
+    const agentName = (await t.sql.query(`SELECT name FROM users WHERE id = $1`, [agent.id])).rows[0].name;
+    const reply = await t.app.inject({ method: 'POST', url: `/api/messages/${ticketId}`, headers: agent.headers, payload: { body: 'Olá {{firstName}}, sou {{user}}. Protocolo {{protocol}} {{desconhecida}}' } });
+    expect(reply.statusCode).toBe(201);
+    expect(reply.json().body).toBe(`Olá Helena, sou ${agentName}. Protocolo ${protocol} {{desconhecida}}`);
+    const note = await t.app.inject({ method: 'POST', url: `/api/messages/${ticketId}`, headers: agent.headers, payload: { body: 'lembrar {{name}}', isNote: true } });
+    expect(note.json().body).toBe('lembrar {{name}}');
+    const outbox = await until(async () => (await t.sql.query(`SELECT body FROM channel_sandbox_outbox WHERE body LIKE 'Olá Helena%'`)).rows[0]);
+    expect(outbox.body).toContain('Olá Helena');
+    await t.app.inject({ method: 'PUT', url: `/api/tickets/${ticketId}`, headers: agent.headers, payload: { status: 'closed', sendFarewell: true, farewellMessage: 'Até logo, {{name}}!' } });
+    const bye = await until(async () => (await t.sql.query(`SELECT body FROM messages WHERE ticket_id = $1 AND data ? 'farewell'`, [ticketId])).rows[0]);
+    expect(bye.body).toBe('Até logo, Helena Prado!');
+  });
+
   it('a rating request keeps the ticket open until the customer answers 0–5', async () => {
     const w = await webhook({ id: 'wamid-rate', from: { id: 'c-rate', name: 'Bia' }, body: 'oi' });
     const ticketId = w.json().ticketId;

@@ -6,6 +6,7 @@ import { messageOut, ticketOut, type MessageRow } from './serialize.ts';
 import { loadTicket, previewOf } from './ingest.ts';
 import { findTenantChannel } from './channels.ts';
 import { publishTicket } from './events.ts';
+import { renderFor } from './templates.ts';
 
 export const SEND_JOB = 'channel.send';
 const SEND_ATTEMPTS = 5;
@@ -38,11 +39,14 @@ export async function queueOutbound(kernel: Kernel, d: OutboundDraft): Promise<R
     const t = await sql.query<{ contact_id: number; channel_id: number | null; status: string }>('SELECT contact_id, channel_id, status FROM tickets WHERE tenant_id = $1 AND id = $2 FOR UPDATE', [d.tenantId, d.ticketId]);
     if (!t.rows[0]) throw new AppError('ERR_NO_TICKET_FOUND');
     const status = d.isNote ? 'sent' : 'pending';
+    // Variables ({{name}}, {{protocol}}…) are filled when the message is stored for sending, so the
+    // agent's history shows what the customer got; scheduled ones are filled when they fall due.
+    const body = d.isNote || d.scheduleDate ? d.body : await renderFor(sql, d.tenantId, d.body, { ticketId: d.ticketId, userId: d.userId }, kernel.templateProviders);
     const r = await sql.query<MessageRow>(
       `INSERT INTO messages (tenant_id, ticket_id, contact_id, channel_id, user_id, from_me, is_note, body, type, media_url, media_name, media_type, status, quoted_id, schedule_date, recurrence_days, repetitions, data)
        VALUES ($1, $2, $3, $4, $5, true, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING *`,
       [
-        d.tenantId, d.ticketId, t.rows[0].contact_id, t.rows[0].channel_id, d.userId, !!d.isNote, d.body, type,
+        d.tenantId, d.ticketId, t.rows[0].contact_id, t.rows[0].channel_id, d.userId, !!d.isNote, body, type,
         d.media?.url ?? null, d.media?.name ?? null, d.media?.mimetype ?? null, status, d.quotedId ?? null,
         d.scheduleDate ?? null, d.recurrenceDays ?? null, d.scheduleDate ? (d.repetitions ?? 1) : null,
         JSON.stringify({ ...(d.data ?? {}), ...(d.buttons ? { buttons: d.buttons } : {}) }),
@@ -51,7 +55,7 @@ export async function queueOutbound(kernel: Kernel, d: OutboundDraft): Promise<R
     if (!d.scheduleDate && !d.isNote) {
       await sql.query(
         `UPDATE tickets SET last_message = $3, last_message_at = now(), answered = true, unread_messages = 0, updated_at = now() WHERE tenant_id = $1 AND id = $2`,
-        [d.tenantId, d.ticketId, previewOf(d.body, type)],
+        [d.tenantId, d.ticketId, previewOf(body, type)],
       );
     }
     return r.rows[0];

@@ -3,6 +3,7 @@ import { withTx } from '../../db/tx.ts';
 import { messageOut, ticketOut, type MessageRow } from './serialize.ts';
 import { loadTicket, previewOf } from './ingest.ts';
 import { SEND_JOB } from './outbound.ts';
+import { renderFor } from './templates.ts';
 
 export const DISPATCH_JOB = 'messages.dispatch_scheduled';
 
@@ -21,13 +22,16 @@ export async function dispatchScheduled(kernel: Kernel, now = new Date()): Promi
       [now],
     );
     for (const m of r.rows) {
-      await sql.query(`UPDATE messages SET data = data || jsonb_build_object('dispatchedAt', now()), updated_at = now() WHERE id = $1`, [m.id]);
+      // The next occurrence (below) keeps the template; this one goes out with today's values.
+      const template = m.body;
+      m.body = await renderFor(sql, m.tenant_id, template, { ticketId: m.ticket_id, userId: m.user_id, now }, kernel.templateProviders);
+      await sql.query(`UPDATE messages SET body = $2, data = data || jsonb_build_object('dispatchedAt', now()), updated_at = now() WHERE id = $1`, [m.id, m.body]);
       if (m.recurrence_days && (m.repetitions ?? 1) > 1) {
         // The next occurrence carries one repetition less; the last one has none left.
         await sql.query(
           `INSERT INTO messages (tenant_id, ticket_id, contact_id, channel_id, user_id, from_me, body, type, media_url, media_name, media_type, status, schedule_date, recurrence_days, repetitions, data)
            VALUES ($1, $2, $3, $4, $5, true, $6, $7, $8, $9, $10, 'pending', $11, $12, $13, $14)`,
-          [m.tenant_id, m.ticket_id, m.contact_id, m.channel_id, m.user_id, m.body, m.type, m.media_url, m.media_name, m.media_type,
+          [m.tenant_id, m.ticket_id, m.contact_id, m.channel_id, m.user_id, template, m.type, m.media_url, m.media_name, m.media_type,
            new Date(new Date(m.schedule_date!).getTime() + m.recurrence_days * 86_400_000), m.recurrence_days, (m.repetitions ?? 1) - 1,
            JSON.stringify({ ...m.data, recurrenceOf: String(m.id) })],
         );

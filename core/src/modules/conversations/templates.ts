@@ -50,3 +50,68 @@ export function renderTemplate(template: string, ctx: TemplateContext): string {
     return values[key as TemplateVariable];
   });
 }
+
+/** Answers a variable the kernel cannot (e.g. `kanban`: lane names belong to the kanban plugin). */
+export type TemplateValueProvider = (facts: { tenantId: number; contactId: number | null; kanban: number | null }) => Promise<string | null | undefined> | string | null | undefined;
+
+
+export interface RenderTarget {
+  /** The ticket being answered: gives contact, protocol and (unless `userId`) the assigned user. */
+  ticketId?: number | null;
+  /** The contact, when there is no ticket (birthdays, campaigns). */
+  contactId?: number | null;
+  /** The user who sends (the agent replying or resolving). */
+  userId?: number | null;
+  birthday?: boolean;
+  now?: Date;
+}
+
+interface FactsRow {
+  timezone: string;
+  protocol: string | null;
+  contact_id: number | null;
+  name: string | null;
+  email: string | null;
+  number: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  business_name: string | null;
+  kanban: number | null;
+  user_name: string | null;
+  user_email: string | null;
+}
+
+type Queryable = { query<R>(text: string, params?: unknown[]): Promise<{ rows: R[] }> };
+
+/**
+ * Renders `template` for a ticket or a contact of one tenant: the single place
+ * every sender (agent replies and quick messages, farewells, scheduled
+ * messages, birthdays, campaigns) gets its variable values from. Text without
+ * `{{` is returned as is without touching the database.
+ */
+export async function renderFor(db: Queryable, tenantId: number, template: string, target: RenderTarget, providers?: ReadonlyMap<string, TemplateValueProvider>): Promise<string> {
+  if (!template.includes('{{')) return template;
+  const r = await db.query<FactsRow>(
+    `SELECT tn.timezone, t.protocol, c.id AS contact_id, c.name, c.email, c.number, c.first_name, c.last_name, c.business_name, c.kanban,
+            u.name AS user_name, u.email AS user_email
+       FROM tenants tn
+       LEFT JOIN tickets t ON t.tenant_id = tn.id AND t.id = $2
+       LEFT JOIN contacts c ON c.tenant_id = tn.id AND c.id = COALESCE($3::int, t.contact_id)
+       LEFT JOIN users u ON u.tenant_id = tn.id AND u.id = COALESCE($4::int, t.user_id)
+      WHERE tn.id = $1`,
+    [tenantId, target.ticketId ?? null, target.contactId ?? null, target.userId ?? null],
+  );
+  const f = r.rows[0];
+  if (!f) return template;
+  const kanbanProvider = providers?.get('kanban');
+  const kanban = kanbanProvider && template.includes('kanban') ? ((await kanbanProvider({ tenantId, contactId: f.contact_id, kanban: f.kanban })) ?? '') : '';
+  return renderTemplate(template, {
+    contact: { name: f.name, email: f.email, number: f.number, firstName: f.first_name, lastName: f.last_name, businessName: f.business_name },
+    ticket: { protocol: f.protocol },
+    kanban,
+    user: { name: f.user_name, email: f.user_email },
+    now: target.now,
+    timeZone: f.timezone,
+    birthday: target.birthday,
+  });
+}
