@@ -33,8 +33,11 @@ export class RedisEventBus implements EventBusPort {
 
   constructor(url: string, private readonly ns: string) {
     const opts = { maxRetriesPerRequest: null, enableOfflineQueue: true, lazyConnect: false } as const;
-    this.pub = new Redis(url, opts);
+    // Auto-pipelining: the events of one ingest batch leave in one write, still in order on this one connection.
+    this.pub = new Redis(url, { ...opts, enableAutoPipelining: true });
     this.sub = new Redis(url, opts);
+    // EVALSHA after the first call instead of sending the script with every event.
+    this.pub.defineCommand('atendePublish', { numberOfKeys: 4, lua: RedisEventBus.SCRIPT });
     this.channel = `${ns}:events`;
     // Errors surface through health(); ioredis reconnects by itself.
     this.pub.on('error', () => undefined);
@@ -55,9 +58,7 @@ export class RedisEventBus implements EventBusPort {
 
   async publish<T>(e: EventEnvelope<T>): Promise<DeliveredEvent<T>> {
     const draft = { ...e, rooms: e.rooms ?? ['tenant'], seq: '__SEQ__', epoch: '__EPOCH__', at: Date.now() };
-    const payload = (await this.pub.eval(
-      RedisEventBus.SCRIPT,
-      4,
+    const payload = (await (this.pub as Redis & { atendePublish(...args: string[]): Promise<string> }).atendePublish(
       `${this.ns}:epoch`,
       `${this.ns}:seq:${e.tenantId}`,
       `${this.ns}:log:${e.tenantId}`,

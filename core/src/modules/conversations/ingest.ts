@@ -64,45 +64,169 @@ export async function loadTicket(sql: Sql | Kernel['db']['pool'], tenantId: numb
 }
 
 /**
- * The inbound pipeline (ARCHITECTURE.md): dedup by (tenant, channel, provider
- * id) → contact upsert → ticket find-or-create → message row → ticket
- * counters, in one transaction inside `atende_ingest` (ingest-sql.ts); events
- * only after commit. Returns once the message is durably stored, so a
- * webhook may answer 2xx.
+ * Loads several tickets in one query (the events of an ingest batch). Same
+ * columns as `loadTicket`; tickets of other tenants never match because the
+ * pairs are (tenant, id).
  */
-export async function ingestInbound(kernel: Kernel, msg: InboundMessage): Promise<IngestResult> {
+export async function loadTickets(sql: Sql | Kernel['db']['pool'], pairs: { tenantId: number; ticketId: number }[]): Promise<Map<number, TicketRow>> {
+  if (!pairs.length) return new Map();
+  const r = await sql.query<TicketRow>({
+    name: 'atende_load_tickets',
+    text: `SELECT ${TICKET_SELECT},
+       (SELECT count(*) FROM messages m WHERE m.tenant_id = t.tenant_id AND m.ticket_id = t.id AND m.status = 'pending' AND m.schedule_date IS NOT NULL)::int AS scheduled_count
+     FROM tickets t ${TICKET_JOINS} WHERE (t.tenant_id, t.id) IN (SELECT * FROM unnest($1::int[], $2::int[]))`,
+    values: [pairs.map((p) => p.tenantId), pairs.map((p) => p.ticketId)],
+  });
+  return new Map(r.rows.map((t) => [t.id, t]));
+}
+
+/** Most items in one ingest transaction (see INGEST_BATCH_FUNCTION: subtransactions per item). */
+const MAX_BATCH = 50;
+
+interface Waiting {
+  msg: InboundMessage;
+  item: Record<string, unknown>;
+  resolve(r: IngestResult): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * Groups concurrent inbound messages into one `atende_ingest_batch` call.
+ * There is no timer: the first message goes out alone at once, and whatever
+ * arrives while a batch is in PostgreSQL goes together in the next one, so a
+ * quiet node answers each webhook immediately and a busy one amortises the
+ * round trip and the commit over up to 50 messages. One batch at a time per
+ * node, items sorted by (tenant, sender): concurrent batches (other nodes)
+ * then take their locks in the same order; the rare deadlock left (new
+ * tickets share their tenant's protocol counter) is retried.
+ */
+class IngestBatcher {
+  private queue: Waiting[] = [];
+  private running = false;
+  /** Events of successive batches go out in order: a ticket's update never overtakes an older one. */
+  private publishing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly kernel: Kernel) {}
+
+  submit(msg: InboundMessage): Promise<IngestResult> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ msg, item: itemOf(msg), resolve, reject });
+      if (!this.running) void this.drain();
+    });
+  }
+
+  private async drain() {
+    this.running = true;
+    try {
+      while (this.queue.length) {
+        const batch = this.queue.splice(0, MAX_BATCH);
+        batch.sort((a, b) => (a.msg.tenantId - b.msg.tenantId) || lockOrder(a.msg).localeCompare(lockOrder(b.msg)));
+        let rows: IngestRow[];
+        try {
+          rows = await this.run(batch);
+        } catch (err) {
+          for (const w of batch) w.reject(err);
+          continue;
+        }
+        // Publishing is chained, not awaited here: the next batch can go to PostgreSQL meanwhile.
+        const published = this.publishing.then(() => this.afterCommit(batch, rows));
+        this.publishing = published.then(
+          () => undefined,
+          () => undefined,
+        );
+        published.then(
+          (results) => batch.forEach((w, i) => (results[i] instanceof Error ? w.reject(results[i]) : w.resolve(results[i] as IngestResult))),
+          (err) => batch.forEach((w) => w.reject(err)),
+        );
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async run(batch: Waiting[]): Promise<IngestRow[]> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const r = await this.kernel.db.pool.query<{ r: IngestRow[] }>('SELECT atende_ingest_batch($1::jsonb) AS r', [JSON.stringify(batch.map((w) => w.item))]);
+        return r.rows[0].r;
+      } catch (err) {
+        // 40P01 deadlock, 40001 serialization: the transaction was rolled back whole, so running it again is safe.
+        const code = (err as { code?: string }).code;
+        if (attempt < 3 && (code === '40P01' || code === '40001')) continue;
+        throw err;
+      }
+    }
+  }
+
+  /** Events and hooks once the batch is durable; returns each item's result (or its error). */
+  private async afterCommit(batch: Waiting[], rows: IngestRow[]): Promise<(IngestResult | Error)[]> {
+    const live = batch.map((w, i) => ({ w, r: rows[i] })).filter(({ w, r }) => !r.error && !r.duplicate && !r.blocked && r.message && !w.msg.history);
+    const tickets = await loadTickets(this.kernel.db.pool, live.map(({ w, r }) => ({ tenantId: w.msg.tenantId, ticketId: r.ticketId! })));
+    const publishes: Promise<unknown>[] = [];
+    for (const { w, r } of live) {
+      const ticket = tickets.get(r.ticketId!);
+      if (!ticket) continue;
+      const message = messageOut(r.message!);
+      // Issued together: the bus pipelines them on one connection, in this order.
+      publishes.push(this.kernel.bus.publish({ tenantId: w.msg.tenantId, event: 'message.created', data: { message, ticket: ticketOut(ticket) }, rooms: ['tenant'] }));
+      publishes.push(publishTicket(this.kernel, ticket, r.created ? 'ticket.created' : 'ticket.updated'));
+    }
+    await Promise.all(publishes);
+    for (const { w, r } of live) {
+      const ticket = tickets.get(r.ticketId!);
+      await this.kernel.hooks.afterInbound.run({
+        tenantId: w.msg.tenantId, ticketId: r.ticketId!, contactId: r.contactId!, created: !!r.created, message: messageOut(r.message!), fromMe: !!w.msg.fromMe, ratingClosed: r.ratingClosed,
+        ticket: ticket ? { channelId: ticket.channel_id, status: ticket.status, userId: ticket.user_id, chatflowId: ticket.chatflow_id } : undefined,
+      });
+    }
+    return batch.map((_w, i) => {
+      const r = rows[i];
+      if (r.error) return Object.assign(new Error(r.error), { code: r.code });
+      if (r.duplicate || r.blocked || !r.message) return { duplicate: r.duplicate, contactId: r.contactId };
+      return { duplicate: false, messageId: messageOut(r.message).id, ticketId: r.ticketId, contactId: r.contactId, ticketCreated: !!r.created };
+    });
+  }
+}
+
+/** The key the ingest function locks first for a sender: batches sort by it. */
+function lockOrder(m: InboundMessage): string {
+  return m.group ? `${m.group.kind}:${m.group.externalId}` : `${m.from.kind}:${m.from.externalId}`;
+}
+
+function itemOf(msg: InboundMessage): Record<string, unknown> {
   const type = messageTypeOf(msg.media?.mimetype, msg.type);
   const isGroup = !!msg.group;
   const data = { ...(msg.data ?? {}), ...(isGroup ? { participant: msg.from.name ?? msg.from.number ?? msg.from.externalId } : {}) };
-  const r = await kernel.db.pool.query<{ r: IngestRow }>(
-    `SELECT atende_ingest($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22) AS r`,
-    [
-      msg.tenantId, msg.channelId, msg.providerMessageId,
-      msg.from.kind, msg.from.externalId, msg.from.number ?? null, msg.from.name ?? null, msg.from.profilePicUrl ?? null, JSON.stringify(msg.from.aliases ?? []),
-      msg.group?.kind ?? null, msg.group?.externalId ?? null, msg.group?.name ?? null,
-      !!msg.fromMe, msg.body ?? '', type, msg.media?.url ?? msg.media?.path ?? null, msg.media?.name ?? null, msg.media?.mimetype ?? null,
-      msg.timestamp ?? null, msg.quotedProviderId ?? null, JSON.stringify(data), previewOf(msg.body, type),
-    ],
-  );
-  const res = r.rows[0].r;
-  if (res.duplicate || res.blocked || !res.message) return { duplicate: res.duplicate, contactId: res.contactId };
-  const ticket = await loadTicket(kernel.db.pool, msg.tenantId, res.ticketId!);
-  const message = messageOut(res.message);
-  // Imported history (adapter.syncHistory) is stored quietly: no screens to wake per old message, no bots or absence messages.
-  if (msg.history) return { duplicate: false, messageId: message.id, ticketId: res.ticketId, contactId: res.contactId, ticketCreated: !!res.created };
-  if (ticket) {
-    await kernel.bus.publish({ tenantId: msg.tenantId, event: 'message.created', data: { message, ticket: ticketOut(ticket) }, rooms: ['tenant'] });
-    await publishTicket(kernel, ticket, res.created ? 'ticket.created' : 'ticket.updated');
-  }
-  await kernel.hooks.afterInbound.run({
-    tenantId: msg.tenantId, ticketId: res.ticketId!, contactId: res.contactId!, created: !!res.created, message, fromMe: !!msg.fromMe, ratingClosed: res.ratingClosed,
-    ticket: ticket ? { channelId: ticket.channel_id, status: ticket.status, userId: ticket.user_id, chatflowId: ticket.chatflow_id } : undefined,
-  });
-  return { duplicate: false, messageId: message.id, ticketId: res.ticketId, contactId: res.contactId, ticketCreated: !!res.created };
+  return {
+    tenant: msg.tenantId, channel: msg.channelId, providerId: msg.providerMessageId,
+    fromKind: msg.from.kind, fromExt: msg.from.externalId, fromNumber: msg.from.number ?? null, fromName: msg.from.name ?? null, fromPic: msg.from.profilePicUrl ?? null, aliases: msg.from.aliases ?? [],
+    groupKind: msg.group?.kind ?? null, groupExt: msg.group?.externalId ?? null, groupName: msg.group?.name ?? null,
+    fromMe: !!msg.fromMe, body: msg.body ?? '', type, mediaUrl: msg.media?.url ?? msg.media?.path ?? null, mediaName: msg.media?.name ?? null, mediaType: msg.media?.mimetype ?? null,
+    ts: msg.timestamp ? msg.timestamp.toISOString() : null, quoted: msg.quotedProviderId ?? null, data, preview: previewOf(msg.body, type),
+  };
+}
+
+const batchers = new WeakMap<Kernel, IngestBatcher>();
+
+/**
+ * The inbound pipeline (ARCHITECTURE.md): dedup by (tenant, channel, provider
+ * id) → contact upsert → ticket find-or-create → message row → ticket
+ * counters, in one transaction inside `atende_ingest` (ingest-sql.ts),
+ * batched with whatever else arrives at the same moment; events only after
+ * commit. Resolves once the message is durably stored and its events are
+ * published, so a webhook may answer 2xx.
+ */
+export function ingestInbound(kernel: Kernel, msg: InboundMessage): Promise<IngestResult> {
+  let b = batchers.get(kernel);
+  if (!b) batchers.set(kernel, (b = new IngestBatcher(kernel)));
+  return b.submit(msg);
 }
 
 interface IngestRow {
   duplicate: boolean;
+  /** Set when this item failed inside the batch (its subtransaction rolled back; the others committed). */
+  error?: string;
+  code?: string;
   blocked?: boolean;
   message?: MessageRow;
   ticketId?: number;

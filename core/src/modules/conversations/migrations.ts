@@ -1,5 +1,5 @@
 import type { MigrationDef } from '../../sdk/types.ts';
-import { INGEST_FUNCTIONS } from './ingest-sql.ts';
+import { INGEST_BATCH_FUNCTION, INGEST_FUNCTIONS } from './ingest-sql.ts';
 
 /**
  * The conversation core's tables. Every index starts with tenant_id: every
@@ -260,4 +260,5 @@ export const conversationMigrations: MigrationDef[] = [
       `CREATE INDEX tickets_channel_active_idx ON tickets (tenant_id, channel_id, status) WHERE status IN ('open','pending')`,
     ],
   },
+  { name: '0004_ingest_batch', up: [INGEST_BATCH_FUNCTION] },
 ];
