@@ -19,6 +19,8 @@ import { conversationRoutes } from './conversations/routes.ts';
 import { catalogModule } from './catalog/index.ts';
 import { contactsModule } from './contacts/index.ts';
 import { dashboardModule } from './dashboard/routes.ts';
+import { metricsModule } from './metrics/index.ts';
+import { bulkModule } from './bulk/index.ts';
 
 export interface KernelModule {
   name: string;
@@ -29,6 +31,7 @@ export interface KernelModule {
 
 /** Kernel modules in dependency order: their migrations run in this order, before any plugin's. */
 export const kernelModules: KernelModule[] = [
+  metricsModule,
   { name: 'tenancy', entities: [Tenant, TenantPlugin, Setting, Plan], migrations: tenancyMigrations, routes: tenancyRoutes },
   {
     name: 'identity',
@@ -47,4 +50,5 @@ export const kernelModules: KernelModule[] = [
   catalogModule,
   contactsModule,
   dashboardModule,
+  bulkModule,
 ];
