@@ -13,6 +13,7 @@ import { mailMigrations } from './mail/mailer.ts';
 import { mailRoutes } from './mail/routes.ts';
 import { platformRoutes } from './platform/routes.ts';
 import { realtimeRoutes } from '../realtime/routes.ts';
+import { presenceMigrations } from '../realtime/presence.ts';
 import { Channel, Contact, Queue, QuickMessage, Tag } from './conversations/entities.ts';
 import { conversationMigrations } from './conversations/migrations.ts';
 import { conversationRoutes } from './conversations/routes.ts';
@@ -45,7 +46,7 @@ export const kernelModules: KernelModule[] = [
   { name: 'mail', entities: [], migrations: mailMigrations, routes: mailRoutes },
   { name: 'access', entities: [], migrations: [], routes: accessRoutes },
   { name: 'platform', entities: [], migrations: [], routes: platformRoutes },
-  { name: 'realtime', entities: [], migrations: [], routes: realtimeRoutes },
+  { name: 'realtime', entities: [], migrations: presenceMigrations, routes: realtimeRoutes },
   { name: 'conversations', entities: [Queue, Tag, QuickMessage, Contact, Channel], migrations: conversationMigrations, routes: conversationRoutes },
   catalogModule,
   contactsModule,
