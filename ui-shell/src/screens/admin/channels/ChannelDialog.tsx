@@ -383,7 +383,7 @@ export function ChannelDialog({ channel, types, uis, onClose, onSaved }: Channel
                 <TextInput label={t('channels.fields.closingKeyword')} description={t('channels.dialog.closingKeywordHint')} value={closingKeyword} onChange={(e) => setClosingKeyword(e.currentTarget.value)} maxLength={100} data-testid="channel-closing-keyword" />
                 <Section title={t('channels.dialog.birthdayTitle')} hint={t('channels.dialog.birthdayHint')}>
                   <Stack gap="sm">
-                    <Textarea label={t('channels.fields.birthdayMessage')} autosize minRows={2} maxRows={6} value={birthdayMessage} onChange={(e) => setBirthdayMessage(e.currentTarget.value)} placeholder={t('channels.dialog.birthdayPlaceholder')} data-testid="channel-birthday-message" />
+                    <Textarea label={t('channels.fields.birthdayMessage')} autosize minRows={2} maxRows={6} value={birthdayMessage} onChange={(e) => setBirthdayMessage(e.currentTarget.value)} placeholder={t('channels.dialog.birthdayPlaceholder', { firstName: '{{firstName}}' })} data-testid="channel-birthday-message" />
                     <Group align="flex-end" gap="sm">
                       <Select
                         label={t('channels.fields.birthdayHour')}
