@@ -41,7 +41,7 @@ export const bulkMigrations: MigrationDef[] = [
         body text,
         state text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending','sending','sent','failed','cancelled')),
         attempts integer NOT NULL DEFAULT 0,
-        not_before timestamptz NOT NULL DEFAULT '-infinity',
+        not_before timestamptz NOT NULL DEFAULT 'epoch',
         provider_id text,
         error text,
         started_at timestamptz,
@@ -53,7 +53,7 @@ export const bulkMigrations: MigrationDef[] = [
       `CREATE TABLE bulk_pacers (
         channel_id integer PRIMARY KEY REFERENCES channels(id) ON DELETE CASCADE,
         tenant_id integer NOT NULL,
-        next_at timestamptz NOT NULL DEFAULT '-infinity',
+        next_at timestamptz NOT NULL DEFAULT 'epoch',
         owner text,
         lease_until timestamptz NOT NULL DEFAULT '-infinity')`,
       `CREATE INDEX bulk_pacers_tenant_idx ON bulk_pacers (tenant_id, channel_id)`,
