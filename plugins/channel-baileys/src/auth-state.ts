@@ -9,6 +9,8 @@ export interface PgAuthState {
   state: AuthenticationState;
   /** Writes the whole creds object (Baileys mutates it in place and emits only the changed part). */
   saveCreds(): Promise<void>;
+  /** Resolves once every creds write so far has reached PostgreSQL. */
+  flush(): Promise<void>;
   /** Whether this device has been linked to a phone (a QR code was scanned or a pairing code entered). */
   registered(): boolean;
 }
@@ -64,6 +66,7 @@ export async function usePgAuthState(lib: BaileysLib, store: ChannelAuthState): 
       credsWrite = credsWrite.catch(() => undefined).then(() => store.set(CREDS_KEY, toStoredJson(lib, creds)));
       return credsWrite;
     },
+    flush: () => credsWrite.catch(() => undefined),
     // `creds.registered` stays false after a QR link; a linked device has its signed account identity.
     registered: () => !!creds.me?.id && !!creds.account,
   };

@@ -235,6 +235,8 @@ export class BaileysChannel {
     s.connected = false;
     const { lib, channel } = s;
     const logger = this.ctx.logger.child({ channelId: channel.id, lib: 'baileys' }, { level: 'error' });
+    // A reconnect reads the creds back from PostgreSQL (what another node would see), after the last writes landed.
+    await s.auth?.flush();
     s.auth = await usePgAuthState(lib, this.ctx.channels.authState(channel.id));
     const cfg = configSchema.safeParse(channel.config ?? {});
     const makeSocket = this.options.makeSocket ?? (lib.makeWASocket as unknown as SocketFactory);
