@@ -14,9 +14,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-type Inject = Parameters<TestApp['app']['inject']>[0];
-const call = (who: TestUser, method: string, url: string, payload?: unknown) =>
-  t.app.inject({ method, url: `/api/plugins/kanban${url}`, headers: who.headers, ...(payload === undefined ? {} : { payload }) } as Inject);
+const call = (who: TestUser, method: string, url: string, payload?: object) =>
+  t.app.inject({ method: method as 'GET', url: `/api/plugins/kanban${url}`, headers: who.headers, ...(payload === undefined ? {} : { payload }) });
 
 async function lane(who: TestUser, name: string): Promise<{ id: number; position: number }> {
   const r = await call(who, 'POST', '/lanes', { name });
