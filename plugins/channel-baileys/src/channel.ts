@@ -107,6 +107,16 @@ const remember = <T>(set: Set<T>, v: T) => {
 
 const tsOf = (m: WAMessage) => new Date(Number(m.messageTimestamp ?? 0) * 1000 || Date.now());
 
+/**
+ * Wait before reconnect attempt `retries` (1, 2, …): doubling from `baseMs`
+ * up to `maxMs`, with ±20 % jitter so many sessions dropped by one outage do
+ * not reconnect in lockstep.
+ */
+export function reconnectDelay(retries: number, baseMs: number, maxMs: number, random: () => number = Math.random): number {
+  const exp = Math.min(maxMs, baseMs * 2 ** Math.min(Math.max(retries, 1) - 1, 16));
+  return Math.round(exp * (0.8 + random() * 0.4));
+}
+
 /** Maps a Baileys failure to the catalogue: refusals are permanent, connection trouble is retried. */
 export function toChannelError(err: unknown, fallback: ChannelErrorCode = 'ERR_SENDING_WAPP_MSG'): ChannelError {
   if (err instanceof ChannelError) return err;
@@ -354,8 +364,7 @@ export class BaileysChannel {
       return;
     }
     s.retries++;
-    const base = Math.min(this.opt.reconnectMaxMs, this.opt.reconnectBaseMs * 2 ** Math.min(s.retries - 1, 16));
-    const delay = Math.round(base * (0.8 + Math.random() * 0.4));
+    const delay = reconnectDelay(s.retries, this.opt.reconnectBaseMs, this.opt.reconnectMaxMs);
     const lost = s.retries >= this.opt.lostAfterRetries;
     await runtime.setStatus(channel.tenantId, channel.id, lost ? 'pairingTimeout' : 'opening', { retries: s.retries, error: `${reason} (código ${code ?? '?'}); nova tentativa em ${Math.ceil(delay / 1000)} s` });
     s.timer = setTimeout(() => {
@@ -785,11 +794,13 @@ export class BaileysChannel {
     if (!oldest.rows[0]) return;
     const m = fromStoredJson<WAMessage>(s.lib, oldest.rows[0].message);
     let waiter: ((e: BaileysEventMap['messaging-history.set']) => void) | undefined;
+    let requestId: string | undefined;
     const answered = new Promise<void>((resolve) => {
       const t = setTimeout(resolve, this.opt.historyWaitMs);
       t.unref();
       waiter = (e) => {
-        if (e.syncType === ON_DEMAND && e.messages.some((x) => x.key.remoteJid === chatJid)) {
+        // The phone answers with the request's id, even when it has nothing older.
+        if (e.syncType === ON_DEMAND && ((requestId && e.peerDataRequestSessionId === requestId) || e.messages.some((x) => x.key.remoteJid === chatJid))) {
           clearTimeout(t);
           resolve();
         }
@@ -797,7 +808,7 @@ export class BaileysChannel {
       s.historyWaiters.add(waiter);
     });
     try {
-      await s.sock!.fetchMessageHistory(count, m.key, Number(m.messageTimestamp ?? 0) * 1000);
+      requestId = await s.sock!.fetchMessageHistory(count, m.key, Number(m.messageTimestamp ?? 0) * 1000);
       await answered;
       // The answer's rows are written by the event handler's queue: let it finish.
       await s.queue;
