@@ -60,7 +60,8 @@ export default function ChannelsPage() {
   const disconnect = useMutation({ mutationFn: (id: number) => disconnectChannel(id) });
   const connectable = (c: Channel) => {
     const ty = typeOf.get(c.type);
-    return !!(ty?.capabilities.qr || ty?.capabilities.pairingCode || uis.get(c.type)?.connect);
+    // A channel holding a QR or pairing code can always show it, whatever its type declares.
+    return !!(ty?.capabilities.qr || ty?.capabilities.pairingCode || uis.get(c.type)?.connect || c.qrcode || c.pairingCode);
   };
   const live = dialog?.kind === 'connect' ? all.find((c) => c.id === dialog.id) : undefined;
 
