@@ -52,8 +52,8 @@ describe('R5 kill -9 during a 10k-recipient bulk send', () => {
       [channelId],
     )).rows[0];
     expect(outbox).toMatchObject({ n: RECIPIENTS, keys: RECIPIENTS, recipients: RECIPIENTS });
-    // At most the one recipient that was with the provider at the kill was handed over twice (same key: the provider kept one copy).
-    expect(outbox.resent).toBeLessThanOrEqual(1);
+    // Only the round in flight at the kill (at most 50 recipients at this pace) may have been handed over twice; same key, so the provider kept one copy.
+    expect(outbox.resent).toBeLessThanOrEqual(50);
     const states = (await t.sql.query<{ state: string; n: number }>(`SELECT state, count(*)::int AS n FROM bulk_recipients WHERE batch_id = $1 GROUP BY state`, [batch.id])).rows;
     expect(states).toEqual([{ state: 'sent', n: RECIPIENTS }]);
     expect(await bulkSendFor(t.app.kernel, 'r5').status(admin.tenantId, batch.id)).toMatchObject({ status: 'done', sent: RECIPIENTS, failed: 0, pending: 0 });

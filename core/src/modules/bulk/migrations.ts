@@ -44,6 +44,7 @@ export const bulkMigrations: MigrationDef[] = [
         not_before timestamptz NOT NULL DEFAULT 'epoch',
         provider_id text,
         error text,
+        -- When the provider call started (the pace is measured on it).
         started_at timestamptz,
         finished_at timestamptz)`,
       `CREATE UNIQUE INDEX bulk_recipients_once_idx ON bulk_recipients (tenant_id, batch_id, recipient)`,

@@ -16,6 +16,9 @@ const SWEEP_EVERY_MS = 5_000;
 const SEND_ATTEMPTS = 5;
 const PROGRESS_EVERY_MS = 1_000;
 const CHANNEL_REFRESH_MS = 5_000;
+/** A round covers about this much time of sending, and at most this many recipients. */
+const ROUND_MS = 200;
+const MAX_ROUND = 50;
 
 interface Claimed {
   id: string;
@@ -35,11 +38,13 @@ const CLAIM_COLS = `r.id, r.batch_id, r.recipient, r.body, r.attempts, bb.messag
 /**
  * The bulk-send worker. One pump per channel at a time (a lease row in
  * bulk_pacers, taken with a conditional UPDATE, so two nodes never send for
- * the same number at once), sending one recipient at a time at the batch's
- * pace. Each recipient is marked `sending` before the provider call and
- * `sent`/`failed` after it; a row found `sending` when a pump takes the lease
- * was left by a node that died mid-call and is sent again with the same
- * idempotency key, which the provider deduplicates.
+ * the same number at once). It works in rounds: a round claims the next
+ * recipients (marked `sending`, so "may be with the provider"), starts each
+ * provider call at its own slot of the batch's pace, then records every
+ * outcome in one statement. At a campaign's pace a round is one recipient;
+ * at fast paces it covers about 200 ms of slots. A row found `sending` when a
+ * pump takes the lease was left by a node that died mid-round and is sent
+ * again with the same idempotency key, which the provider deduplicates.
  */
 export function defineBulkJobs(app: FastifyInstance, kernel: Kernel): void {
   const pool = kernel.db.pool;
@@ -76,45 +81,59 @@ export function defineBulkJobs(app: FastifyInstance, kernel: Kernel): void {
       )
     ).rows.map((r) => r.id);
 
-  const claimOrphan = async (tenantId: number, id: string) =>
+  const claimOrphans = async (tenantId: number, ids: string[]) =>
     (
       await pool.query<Claimed>(
         `UPDATE bulk_recipients r SET attempts = r.attempts + 1, started_at = now() FROM bulk_batches bb
-          WHERE r.tenant_id = $1 AND r.id = $2 AND r.state = 'sending' AND bb.id = r.batch_id RETURNING ${CLAIM_COLS}`,
-        [tenantId, id],
+          WHERE r.tenant_id = $1 AND r.id = ANY($2::bigint[]) AND r.state = 'sending' AND bb.id = r.batch_id RETURNING ${CLAIM_COLS}`,
+        [tenantId, ids],
       )
-    ).rows[0];
+    ).rows.sort((a, b) => Number(a.id) - Number(b.id));
 
-  /** The next due recipient of the oldest running batch on the channel. */
-  const claimNext = async (tenantId: number, channelId: number) =>
+  /** The next `limit` due recipients of the oldest running batch on the channel that has any. */
+  const claimNext = async (tenantId: number, channelId: number, limit: number) =>
     (
       await pool.query<Claimed>(
         `WITH next AS (
-           SELECT x.id FROM bulk_batches b
-             CROSS JOIN LATERAL (SELECT id FROM bulk_recipients x WHERE x.tenant_id = $1 AND x.batch_id = b.id AND x.state = 'pending' AND x.not_before <= now() ORDER BY x.id LIMIT 1) x
-            WHERE b.tenant_id = $1 AND b.channel_id = $2 AND b.status = 'running' ORDER BY b.id LIMIT 1)
+           SELECT x.id FROM (SELECT b.id FROM bulk_batches b
+                               WHERE b.tenant_id = $1 AND b.channel_id = $2 AND b.status = 'running'
+                                 AND EXISTS (SELECT 1 FROM bulk_recipients y WHERE y.tenant_id = $1 AND y.batch_id = b.id AND y.state = 'pending' AND y.not_before <= now())
+                               ORDER BY b.id LIMIT 1) b
+             CROSS JOIN LATERAL (SELECT id FROM bulk_recipients x WHERE x.tenant_id = $1 AND x.batch_id = b.id AND x.state = 'pending' AND x.not_before <= now() ORDER BY x.id LIMIT $3) x)
          UPDATE bulk_recipients r SET state = 'sending', attempts = r.attempts + 1, started_at = now() FROM next, bulk_batches bb
           WHERE r.id = next.id AND r.state = 'pending' AND bb.id = r.batch_id RETURNING ${CLAIM_COLS}`,
-        [tenantId, channelId],
+        [tenantId, channelId, limit],
       )
-    ).rows[0];
+    ).rows.sort((a, b) => Number(a.id) - Number(b.id));
 
-  /** Records the outcome, counts it on the batch and renews the lease with the next slot, in one statement; false if the lease was lost. */
-  const finish = async (tenantId: number, channelId: number, owner: string, row: Claimed, o: Outcome, nextInMs: number): Promise<boolean> => {
+  /** Records the outcomes, counts them on their batches and renews the lease with the next slot, in one statement; false if the lease was lost. */
+  const finish = async (tenantId: number, channelId: number, owner: string, done: { row: Claimed; o: Outcome; at: number }[], nextInMs: number): Promise<boolean> => {
     const r = await pool.query<{ owned: number }>(
-      `WITH r AS (
-         UPDATE bulk_recipients SET state = $3, provider_id = $4, error = $5,
-                not_before = CASE WHEN $3 = 'pending' THEN now() + make_interval(secs => $6::double precision / 1000) ELSE not_before END,
-                finished_at = CASE WHEN $3 IN ('sent', 'failed') THEN now() END
-          WHERE tenant_id = $1 AND id = $2 AND state = 'sending' RETURNING batch_id, state),
-       b AS (
-         UPDATE bulk_batches SET sent = sent + (CASE WHEN $3 = 'sent' THEN 1 ELSE 0 END), failed = failed + (CASE WHEN $3 = 'failed' THEN 1 ELSE 0 END)
-          WHERE tenant_id = $1 AND id = (SELECT batch_id FROM r) AND $3 IN ('sent', 'failed') RETURNING id),
+      `WITH o AS (SELECT * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::float8[], $11::float8[]) AS o(id, state, provider_id, error, retry_ms, at)),
+       r AS (
+         UPDATE bulk_recipients x SET state = o.state, provider_id = o.provider_id, error = o.error, started_at = to_timestamp(o.at / 1000),
+                not_before = CASE WHEN o.state = 'pending' THEN now() + make_interval(secs => o.retry_ms / 1000) ELSE x.not_before END,
+                finished_at = CASE WHEN o.state IN ('sent', 'failed') THEN now() END
+           FROM o WHERE x.tenant_id = $1 AND x.id = o.id AND x.state = 'sending' RETURNING x.batch_id, x.state),
+       c AS (SELECT batch_id, count(*) FILTER (WHERE state = 'sent')::int AS s, count(*) FILTER (WHERE state = 'failed')::int AS f FROM r GROUP BY batch_id),
+       b AS (UPDATE bulk_batches bb SET sent = bb.sent + c.s, failed = bb.failed + c.f FROM c WHERE bb.tenant_id = $1 AND bb.id = c.batch_id RETURNING bb.id),
        p AS (
          UPDATE bulk_pacers SET next_at = now() + make_interval(secs => $7::double precision / 1000), lease_until = now() + make_interval(secs => $9::double precision / 1000)
           WHERE channel_id = $8 AND owner = $10 RETURNING 1)
        SELECT (SELECT count(*) FROM p)::int AS owned, (SELECT count(*) FROM b)::int AS counted`,
-      [tenantId, row.id, o.state, o.state === 'sent' ? o.providerId : null, o.state === 'sent' ? null : o.error.slice(0, 500), o.state === 'pending' ? o.retryMs : 0, Math.max(0, nextInMs), channelId, LEASE_MS, owner],
+      [
+        tenantId,
+        done.map((d) => d.row.id),
+        done.map((d) => d.o.state),
+        done.map((d) => (d.o.state === 'sent' ? d.o.providerId : null)),
+        done.map((d) => (d.o.state === 'sent' ? null : d.o.error.slice(0, 500))),
+        done.map((d) => (d.o.state === 'pending' ? d.o.retryMs : 0)),
+        Math.max(0, nextInMs),
+        channelId,
+        LEASE_MS,
+        owner,
+        done.map((d) => d.at),
+      ],
     );
     return r.rows[0].owned > 0;
   };
@@ -180,6 +199,7 @@ export function defineBulkJobs(app: FastifyInstance, kernel: Kernel): void {
     let channelAt = 0;
     const progressAt = new Map<string, number>();
     let reason: 'idle' | 'wait' | 'closing' = 'idle';
+    let lastGap = 1000;
     try {
       const leftovers = await orphans(tenantId, channelId);
       while (!closing) {
@@ -188,32 +208,44 @@ export function defineBulkJobs(app: FastifyInstance, kernel: Kernel): void {
           reason = 'wait';
           break;
         }
-        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-        if (closing) break;
         if (Date.now() - channelAt > CHANNEL_REFRESH_MS) {
           channel = await findTenantChannel(kernel, tenantId, channelId);
           channelAt = Date.now();
         }
-        const orphan = leftovers.shift();
-        const row = orphan ? await claimOrphan(tenantId, orphan) : await claimNext(tenantId, channelId);
-        if (!row) {
-          if (orphan) continue;
+        // At fast paces a round of several recipients shares one claim and one finish statement; at a campaign's pace a round is one recipient.
+        const size = Math.max(1, Math.min(MAX_ROUND, Math.floor(ROUND_MS / Math.max(1, lastGap))));
+        const rows = leftovers.length ? await claimOrphans(tenantId, leftovers.splice(0, size)) : await claimNext(tenantId, channelId, size);
+        if (!rows.length) {
+          if (leftovers.length) continue;
           break;
         }
-        const sendAt = Date.now();
-        nextAt = sendAt + row.min_gap_ms + Math.floor(Math.random() * (row.max_gap_ms - row.min_gap_ms + 1));
         const adapter = channel ? kernel.channelAdapters.get(channel.type) : undefined;
-        const outcome = await send(channel, adapter, row);
-        if (outcome.state !== 'pending') countOutbound(kernel, channel?.type ?? 'unknown', 'bulk', outcome.state);
-        owned = await finish(tenantId, channelId, owner, row, outcome, nextAt - Date.now());
-        sent++;
+        // Each call starts a full gap after the previous call actually started (a late timer never shortens the next gap); calls may overlap when the provider is slower than the pace.
+        const calls: Promise<{ row: Claimed; o: Outcome; at: number }>[] = [];
+        for (const row of rows) {
+          const w = nextAt - Date.now();
+          if (w > 0) await new Promise((r) => setTimeout(r, w));
+          const at = Date.now();
+          lastGap = row.min_gap_ms + Math.floor(Math.random() * (row.max_gap_ms - row.min_gap_ms + 1));
+          nextAt = at + lastGap;
+          calls.push(
+            send(channel, adapter, row).then((o) => {
+              if (o.state !== 'pending') countOutbound(kernel, channel?.type ?? 'unknown', 'bulk', o.state);
+              return { row, o, at };
+            }),
+          );
+        }
+        const done = await Promise.all(calls);
+        owned = await finish(tenantId, channelId, owner, done, nextAt - Date.now());
+        sent += done.length;
         if (!owned) {
           kernel.logger.warn({ channelId }, 'bulk send lease lost; another node continues');
           return { sent, lost: true };
         }
-        if (Date.now() - (progressAt.get(row.batch_id) ?? 0) >= PROGRESS_EVERY_MS) {
-          progressAt.set(row.batch_id, Date.now());
-          await progress(tenantId, row.batch_id);
+        const batchId = rows[0].batch_id;
+        if (Date.now() - (progressAt.get(batchId) ?? 0) >= PROGRESS_EVERY_MS) {
+          progressAt.set(batchId, Date.now());
+          await progress(tenantId, batchId);
         }
       }
       if (closing) reason = 'closing';
