@@ -17,6 +17,7 @@ import { LocalEventBus } from './events/local.ts';
 import { RedisEventBus } from './events/redis.ts';
 import { BullJobs } from './jobs/bullmq.ts';
 import { RealtimeHub } from './realtime/hub.ts';
+import { OFFLINE_GRACE_MS, Presence } from './realtime/presence.ts';
 import { discoverPlugins } from './plugins/discover.ts';
 import { PluginEnablement } from './plugins/enablement.ts';
 import { installErrorHandler } from './http/errors.ts';
@@ -72,6 +73,8 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
     logger.child({ mod: 'jobs' }),
   );
   const realtime = new RealtimeHub(bus, logger.child({ mod: 'realtime' }));
+  const presence = new Presence(db.pool, bus, logger.child({ mod: 'presence' }));
+  realtime.setPresence(presence, OFFLINE_GRACE_MS);
   const defs = new Map(plugins.map((p) => [p.id, p]));
   const enablement = new PluginEnablement(db.pool, defs);
   const menus = new Map<string, Kernel['menus'] extends Map<string, infer V> ? V : never>();
@@ -204,6 +207,7 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
 
   app.addHook('onClose', async () => {
     realtime.closeAll();
+    await presence.close();
     await jobs.close(config.shutdownTimeoutMs);
     for (const fn of kernel.onClose) await fn().catch((err) => logger.warn({ err: (err as Error).message }, 'close hook failed'));
     await bus.close();

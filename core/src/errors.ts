@@ -109,6 +109,7 @@ export const ERRORS = {
   ERR_CAMPAIGN_NOT_EDITABLE: e(409, 'Somente campanhas pendentes ou canceladas podem ser editadas ou agendadas', 'Only pending or cancelled campaigns can be edited or scheduled'),
   ERR_CAMPAIGN_PAST_START: e(400, 'A data de início não pode ser anterior a agora', 'The start cannot be before now'),
   ERR_CAMPAIGN_NO_CONTACTS: e(400, 'Vincule contatos antes de agendar a campanha', 'Link contacts before scheduling the campaign'),
+  ERR_SCHEDULE_NOT_PENDING: e(409, 'Este agendamento já foi enviado e não pode ser alterado', 'This scheduled message was already sent and cannot be changed'),
   // --- generic input ---
   ERR_VALIDATION: e(400, 'Verifique os erros: {details}', 'Check the errors: {details}'),
   ERR_REQUIRED_FIELD: e(400, 'O campo {field} é obrigatório', 'The field {field} is required'),

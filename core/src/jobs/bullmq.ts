@@ -117,6 +117,11 @@ export class BullJobs implements JobsPort {
     await this.queue(name).upsertJobScheduler(key, { pattern: repeat.pattern, every: repeat.everyMs, tz: repeat.tz }, { name, data });
   }
 
+  /** Every job name defined on this node (the metrics endpoint reports each queue's depth). */
+  definedNames(): string[] {
+    return [...this.defs.keys()];
+  }
+
   async counts(name: string): Promise<Record<string, number>> {
     return this.queue(name).getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
   }

@@ -13,12 +13,15 @@ import { mailMigrations } from './mail/mailer.ts';
 import { mailRoutes } from './mail/routes.ts';
 import { platformRoutes } from './platform/routes.ts';
 import { realtimeRoutes } from '../realtime/routes.ts';
+import { presenceMigrations } from '../realtime/presence.ts';
 import { Channel, Contact, Queue, QuickMessage, Tag } from './conversations/entities.ts';
 import { conversationMigrations } from './conversations/migrations.ts';
 import { conversationRoutes } from './conversations/routes.ts';
 import { catalogModule } from './catalog/index.ts';
 import { contactsModule } from './contacts/index.ts';
 import { dashboardModule } from './dashboard/routes.ts';
+import { metricsModule } from './metrics/index.ts';
+import { bulkModule } from './bulk/index.ts';
 
 export interface KernelModule {
   name: string;
@@ -29,6 +32,7 @@ export interface KernelModule {
 
 /** Kernel modules in dependency order: their migrations run in this order, before any plugin's. */
 export const kernelModules: KernelModule[] = [
+  metricsModule,
   { name: 'tenancy', entities: [Tenant, TenantPlugin, Setting, Plan], migrations: tenancyMigrations, routes: tenancyRoutes },
   {
     name: 'identity',
@@ -42,9 +46,10 @@ export const kernelModules: KernelModule[] = [
   { name: 'mail', entities: [], migrations: mailMigrations, routes: mailRoutes },
   { name: 'access', entities: [], migrations: [], routes: accessRoutes },
   { name: 'platform', entities: [], migrations: [], routes: platformRoutes },
-  { name: 'realtime', entities: [], migrations: [], routes: realtimeRoutes },
+  { name: 'realtime', entities: [], migrations: presenceMigrations, routes: realtimeRoutes },
   { name: 'conversations', entities: [Queue, Tag, QuickMessage, Contact, Channel], migrations: conversationMigrations, routes: conversationRoutes },
   catalogModule,
   contactsModule,
   dashboardModule,
+  bulkModule,
 ];

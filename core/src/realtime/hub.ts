@@ -34,6 +34,11 @@ export class RealtimeHub implements RealtimePort {
   private readonly roomAuthorizers = new Map<string, RoomAuthorizer>();
   private readonly unsubscribe: () => void;
   private readonly heartbeat: NodeJS.Timeout;
+  /** Open sockets per `tenant:user` on this node, and the pending "went offline" checks (see presence.ts). */
+  private readonly userSockets = new Map<string, number>();
+  private readonly offlineTimers = new Map<string, NodeJS.Timeout>();
+  private presence?: { set(tenantId: number, userId: number, sockets: number): Promise<void> };
+  private offlineGraceMs = 3000;
 
   constructor(private readonly bus: EventBusPort, private readonly logger: Logger) {
     this.unsubscribe = bus.subscribe((e) => void this.deliver(e));
@@ -58,6 +63,34 @@ export class RealtimeHub implements RealtimePort {
     if (onReject) this.rejectFrames.set(event, onReject);
   }
 
+  /** Tells `presence` when a user's first socket opens on this node and, after a grace period, when the last one closed. */
+  setPresence(presence: { set(tenantId: number, userId: number, sockets: number): Promise<void> }, offlineGraceMs: number): void {
+    this.presence = presence;
+    this.offlineGraceMs = offlineGraceMs;
+  }
+
+  private countSocket(who: Recipient, delta: 1 | -1): void {
+    const key = `${who.tenantId}:${who.userId}`;
+    const n = (this.userSockets.get(key) ?? 0) + delta;
+    if (n > 0) this.userSockets.set(key, n);
+    else this.userSockets.delete(key);
+    const pending = this.offlineTimers.get(key);
+    if (delta > 0 && pending) {
+      clearTimeout(pending);
+      this.offlineTimers.delete(key);
+    }
+    if (!this.presence) return;
+    if (delta > 0 && n === 1) void this.presence.set(who.tenantId, who.userId, n);
+    if (n === 0 && !this.offlineTimers.has(key)) {
+      const timer = setTimeout(() => {
+        this.offlineTimers.delete(key);
+        if (!this.userSockets.has(key)) void this.presence?.set(who.tenantId, who.userId, 0);
+      }, this.offlineGraceMs);
+      timer.unref();
+      this.offlineTimers.set(key, timer);
+    }
+  }
+
   /** Lets a module decide who may join rooms of a kind (e.g. `ticket`). */
   addRoomAuthorizer(kind: string, fn: RoomAuthorizer): void {
     this.roomAuthorizers.set(kind, fn);
@@ -73,10 +106,12 @@ export class RealtimeHub implements RealtimePort {
     let set = this.byTenant.get(who.tenantId);
     if (!set) this.byTenant.set(who.tenantId, (set = new Set()));
     set.add(conn);
+    this.countSocket(who, 1);
     ws.on('pong', () => (conn.alive = true));
     ws.on('close', () => {
       set!.delete(conn);
       if (set!.size === 0) this.byTenant.delete(who.tenantId);
+      this.countSocket(who, -1);
     });
     ws.on('message', (raw) => void this.onClientMessage(conn, raw.toString()));
     const state = await this.bus.since(who.tenantId, resume.epoch, resume.since ?? Number.MAX_SAFE_INTEGER);
@@ -180,6 +215,9 @@ export class RealtimeHub implements RealtimePort {
   closeAll(): void {
     clearInterval(this.heartbeat);
     this.unsubscribe();
+    this.presence = undefined;
+    for (const timer of this.offlineTimers.values()) clearTimeout(timer);
+    this.offlineTimers.clear();
     for (const set of this.byTenant.values())
       for (const c of set) {
         this.send(c, { event: 'server.restarting' });

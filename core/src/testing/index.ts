@@ -20,6 +20,7 @@ import { hashPassword } from '../modules/identity/passwords.ts';
 import { openSession } from '../modules/identity/sessions.ts';
 import { ensurePlatformTenant } from '../modules/identity/bootstrap.ts';
 import type { Profile } from '../sdk/types.ts';
+import { dispatchScheduled } from '../modules/conversations/scheduled.ts';
 
 export interface TestAppOptions {
   /** Plugin ids to load (default: every plugin in plugins/). */
@@ -56,6 +57,11 @@ export interface TestApp {
   openSocket(token: string, resume?: { epoch?: string; since?: number }): Promise<TestSocket>;
   /** Base URL once listening (listens on first call). */
   baseUrl(): Promise<string>;
+  /**
+   * Runs the scheduled-message dispatcher once as if the clock read `now` (default: the real now), instead
+   * of waiting for its 30-second tick: messages due at `now` are claimed and handed to the send job.
+   */
+  dispatchScheduled(now?: Date): Promise<{ dispatched: number }>;
   close(): Promise<void>;
 }
 
@@ -190,6 +196,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     databaseUrl,
     sql,
     baseUrl,
+    dispatchScheduled: (now) => dispatchScheduled(app.kernel, now),
     async createTenant(fields = {}) {
       const r = await sql.query<{ id: number }>(
         `INSERT INTO tenants (name, status, max_users, max_connections, menus) VALUES ($1, $2, $3, $4, $5) RETURNING id`,

@@ -1,12 +1,16 @@
 import { AppShell, Burger, Group, Skeleton, Text } from '@mantine/core';
 import { useDisclosure, useLocalStorage, useMediaQuery } from '@mantine/hooks';
+import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router-dom';
-import { useAccess } from '@atende/ui-shell/sdk';
+import { WidgetSlot, useAccess } from '@atende/ui-shell/sdk';
 import { BrandMark } from './BrandMark.tsx';
 import { NavRail } from './NavRail.tsx';
 import { RealtimeBanner } from './RealtimeBanner.tsx';
 import { UserMenu } from './UserMenu.tsx';
+
+/** The header zone passes no props: `WidgetSlot`'s props type reduces to `never` for an empty prop set, so name the zone alone. */
+const HeaderWidgets = WidgetSlot as unknown as ComponentType<{ zone: 'layout.header' }>;
 
 /** The main layout: header with tenant and user menu, the left rail, the screen. */
 export function MainLayout() {
@@ -39,7 +43,11 @@ export function MainLayout() {
               )}
             </div>
           </Group>
-          <UserMenu />
+          <Group gap="xs" wrap="nowrap">
+            {/* Remotes' header widgets (e.g. the notifications badge) sit beside the user menu. */}
+            <HeaderWidgets zone="layout.header" />
+            <UserMenu />
+          </Group>
         </Group>
       </AppShell.Header>
       <AppShell.Navbar>

@@ -17,7 +17,8 @@ export async function accessMap(kernel: Kernel, who: ResolvedPrincipal) {
   for (const [key, def] of kernel.menus) {
     const pluginOn = !def.pluginId || enabled.get(def.pluginId) === true;
     menus[key] = pluginOn && menuAllowed(def, who);
-    if (pluginOn) routes[def.route] = key;
+    // The first menu to claim a route guards it (kernel menus come first), so a plugin's new key cannot loosen a kernel route.
+    if (pluginOn && !(def.route in routes)) routes[def.route] = key;
   }
   // Plugin menus that reuse a kernel key (e.g. a settings tab) add their route under that key.
   for (const p of kernel.plugins) {

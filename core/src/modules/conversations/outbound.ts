@@ -6,6 +6,7 @@ import { messageOut, ticketOut, type MessageRow } from './serialize.ts';
 import { loadTicket, previewOf } from './ingest.ts';
 import { findTenantChannel } from './channels.ts';
 import { publishTicket } from './events.ts';
+import { countOutbound } from '../metrics/registry.ts';
 import { renderFor } from './templates.ts';
 
 export const SEND_JOB = 'channel.send';
@@ -142,11 +143,13 @@ export function defineSendJob(kernel: Kernel) {
       };
       try {
         const res = await adapter.send(channel, outbound);
+        countOutbound(kernel, channel.type, 'ticket', 'sent');
         await kernel.db.pool.query(`UPDATE message_sends SET state = 'sent', provider_id = $2, finished_at = now() WHERE message_id = $1`, [messageId, res.providerId]);
         return finishSent(kernel, m, res.providerId);
       } catch (err) {
         const permanent = err instanceof ChannelError && err.permanent;
         if (permanent || job.attempt >= SEND_ATTEMPTS) {
+          countOutbound(kernel, channel.type, 'ticket', 'failed');
           await markFailed(kernel, tenantId, messageId, (err as Error).message.slice(0, 300), err instanceof ChannelError ? err.code : undefined);
           return { failed: true };
         }

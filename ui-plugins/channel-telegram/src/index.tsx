@@ -1,0 +1,16 @@
+import { defineUiPlugin } from '@atende/ui-shell/sdk';
+import { TelegramForm } from './TelegramForm.tsx';
+import { locales } from './locales.ts';
+
+/**
+ * The Telegram channel's part of `/sessoes`: the bot token and how updates
+ * arrive (webhook or long polling), mounted in the shell's channel dialog.
+ * Connecting needs no QR code, so the shell's default panel (status, retries,
+ * last error) is enough.
+ */
+export default defineUiPlugin({
+  id: 'channel-telegram',
+  routes: [],
+  channels: [{ type: 'telegram', form: TelegramForm }],
+  locales,
+});
