@@ -6,11 +6,11 @@
  * React and break hooks, context and atoms in subtle ways.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { federation } from '@module-federation/vite';
 import react from '@vitejs/plugin-react';
-import type { UserConfig } from 'vite';
+import type { Plugin, UserConfig } from 'vite';
 import { REMOTE_EXPOSE, remoteName } from './src/sdk/remote-name.ts';
 
 const shellDir = dirname(fileURLToPath(import.meta.url));
@@ -59,18 +59,111 @@ const common = {
   // Remotes can be registered at run time only after the shell has booted,
   // so the host must not wait for remote entries to negotiate versions.
   shareStrategy: 'loaded-first',
+  // The plugin stops waiting for its shared-import analysis after 10 s without
+  // a parsed module and builds with what it has ("some shared dependencies may
+  // be missing"); on a busy 2-core machine that happens. Wait for real.
+  moduleParseIdleTimeout: 180,
 } as const;
 
-/** The shell's federation plugin (a host without static remotes). */
+/** Whether an import specifier names a singleton or one of its subpaths (`react/jsx-runtime`), not a stylesheet. */
+function isSingletonImport(source: string): boolean {
+  if (/\.css(\?|$)/.test(source)) return false;
+  return SINGLETONS.some((name) => source === name || source.startsWith(`${name}/`));
+}
+
+/** Modules the federation plugin generates (share wrappers, fallbacks, the host init): they keep its own resolution. */
+function isFederationModule(id: string): boolean {
+  return id.startsWith('\0') || id.includes('__mf__virtual') || id.includes('virtual:mf') || id.includes('__prebuild__')
+    || id.includes('__loadShare__') || id.includes('localSharedImportMap') || id.includes('hostAutoInit') || id.includes('__H_A_I__');
+}
+
+/**
+ * The shell imports its singletons straight from their packages, tree-shaken
+ * and split per screen like any other dependency, instead of through the
+ * federation's `loadShare` wrapper (which hands over the whole package: all of
+ * Mantine, ~220 KB gzip, before the login page can paint).
+ *
+ * The singleton rule still holds: the host keeps PROVIDING every singleton to
+ * the share scope (its `__prebuild__` fallback, now a lazy chunk fetched the
+ * first time a remote asks). That fallback imports the very same module files
+ * from the same build, so a remote's `@mantine/core` is the module instance
+ * whose context the shell's MantineProvider filled, one React, one SDK. The
+ * host registers its shares at boot, before any remote, and the runtime keeps
+ * the first provider of a version, so a remote's own fallback is never chosen.
+ */
+function hostDirectSingletons(): Plugin {
+  return {
+    name: 'atende:host-direct-singletons',
+    enforce: 'pre',
+    apply: 'build',
+    async resolveId(source, importer, options) {
+      if (!importer || !isSingletonImport(source) || isFederationModule(importer)) return null;
+      // The flag is the federation plugin's own "plain resolution" marker
+      // (what its tree-shaking graph uses): it then leaves the import alone.
+      return this.resolve(source, importer, { ...options, skipSelf: true, custom: { ...options.custom, __mfTreeShakingGraph: true } });
+    },
+  };
+}
+
+/** Name of the page-global function that initialises the federation host (see `hostLazyInit`). */
+export const FEDERATION_INIT_GLOBAL = '__atendeFederationInit';
+
+/**
+ * The federation runtime (~30 KB gzip: runtime, host `remoteEntry`, share
+ * map) is only needed to load remotes, which happens after login, once the
+ * first screen is up. The plugin's HTML bootstrap awaits it before the app
+ * may even start; this rewrites that bootstrap so the app starts at once and
+ * the same init runs on first call of `globalThis.__atendeFederationInit()`
+ * (src/shell/plugins.ts calls it before registering remotes), and drops the
+ * HTML's modulepreload links to files the app's entry does not import.
+ */
+function hostLazyInit(): Plugin {
+  return {
+    name: 'atende:host-lazy-federation-init',
+    enforce: 'post',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const bootName = Object.keys(bundle).find((f) => /(^|\/)mf-entry-bootstrap-[^/]*\.js$/.test(f));
+      const boot = bootName ? bundle[bootName] : undefined;
+      if (!boot || boot.type !== 'asset') this.error('host bootstrap not found: @module-federation/vite changed, review hostLazyInit');
+      const code = String(boot.source);
+      // `(async () => { <init> })().then(() => __mfImport("./index-….js"));`
+      const m = /\(async \(\) => \{([\s\S]*)\}\)\(\)\.then\(\(\) => (__mfImport\("[^"]+"\))\);\s*$/.exec(code);
+      if (!m) this.error('host bootstrap has an unexpected shape: @module-federation/vite changed, review hostLazyInit');
+      boot.source = `${code.slice(0, m.index)}let __atendeInit;
+globalThis.${FEDERATION_INIT_GLOBAL} = () => (__atendeInit ??= (async () => {${m[1]}})());
+${m[2]};
+`;
+      const entryFile = join(dirname(bootName!), /"([^"]+)"/.exec(m[2])![1]!).replaceAll('\\', '/');
+      const entry = bundle[entryFile];
+      if (!entry || entry.type !== 'chunk') this.error(`host entry ${entryFile} not in the bundle`);
+      // Files the entry needs before it runs: its static import closure.
+      const needed = new Set<string>();
+      const visit = (file: string) => {
+        if (needed.has(file)) return;
+        needed.add(file);
+        const chunk = bundle[file];
+        if (chunk?.type === 'chunk') chunk.imports.forEach(visit);
+      };
+      visit(entry.fileName);
+      for (const html of Object.values(bundle)) {
+        if (html.type !== 'asset' || !html.fileName.endsWith('.html')) continue;
+        html.source = String(html.source).replace(/<link rel="modulepreload"[^>]*href="\/([^"]+)"[^>]*>/g, (tag, file: string) => (needed.has(file) ? tag : ''));
+      }
+    },
+  };
+}
+
+/** The shell's federation plugins (a host without static remotes). */
 export function hostFederation() {
-  return federation({
+  return [hostDirectSingletons(), federation({
     ...common,
     name: 'atende_shell',
     remotes: {},
     // The host publishes the federation runtime once per page; remotes reuse it
     // instead of each bundling their own copy (~19 KB gzip per remote).
     experiments: { provideExternalRuntime: true },
-  });
+  }), hostLazyInit()];
 }
 
 /**

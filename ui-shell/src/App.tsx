@@ -10,6 +10,7 @@ import { createAppRouter } from './router.tsx';
 import {
   useCurrentUserRefresh,
   useInactivityReload,
+  usePluginPreload,
   useRealtimeConnection,
   useSystemColors,
   useUserColorScheme,
@@ -38,6 +39,7 @@ function PageEffects() {
   useCurrentUserRefresh();
   useRealtimeConnection();
   useUserColorScheme();
+  usePluginPreload();
   return null;
 }
 

@@ -57,7 +57,9 @@ export function guardLoader(def: RouteDef): LoaderFunction {
       notify.warning(i18next.t('session.accessDenied'));
       throw redirect(BLOCKED_HOME);
     }
-    const pluginMenu = (await pluginsReady()).routeFor(def.path)?.route.menu;
+    // Only a route without a shell screen can be a plugin's: the shell's own
+    // screens never wait for the remotes to load (they come in after it paints).
+    const pluginMenu = def.screen ? undefined : (await pluginsReady()).routeFor(def.path)?.route.menu;
     if (isDenied(def, access, pluginMenu)) {
       if (def.path === DENIED_FALLBACK) return { denied: true };
       notify.warning(i18next.t('session.accessDenied'));

@@ -2,6 +2,7 @@
 import { useMantineColorScheme } from '@mantine/core';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect } from 'react';
+import { pluginsReady } from './plugins.ts';
 import {
   accessQuery,
   api,
@@ -141,4 +142,24 @@ export function useUserColorScheme(): void {
     if (typeof isDark === 'boolean') setColorScheme(isDark ? 'dark' : 'light');
     // Only at session start: later toggles are the user's own action.
   }, [epoch, session?.userId]);
+}
+
+/**
+ * Loads the user's UI plugins (menu entries, widgets, channel forms) once the
+ * first screen is up: a shell screen never waits for them, and their code is
+ * not part of the page's initial download.
+ */
+export function usePluginPreload(): void {
+  const loggedIn = useAtomValue(sessionAtom) !== null;
+  const epoch = useAtomValue(loginEpochAtom);
+  useEffect(() => {
+    if (!loggedIn) return;
+    const start = () => void pluginsReady();
+    if (typeof window.requestIdleCallback === 'function') {
+      const id = window.requestIdleCallback(start, { timeout: 1500 });
+      return () => window.cancelIdleCallback(id);
+    }
+    const timer = setTimeout(start, 300);
+    return () => clearTimeout(timer);
+  }, [loggedIn, epoch]);
 }

@@ -5,7 +5,6 @@
  * (`/plugins/<id>/mf-manifest.json`) and loads each remote's `./plugin`
  * module — a tiny `defineUiPlugin(...)` object whose screens stay lazy.
  */
-import { loadRemote, registerRemotes } from '@module-federation/runtime';
 import {
   REMOTE_EXPOSE,
   api,
@@ -62,6 +61,12 @@ export function normaliseEntries(answer: unknown): RemoteEntry[] {
 
 const registered = new Set<string>();
 
+/** Runs the federation host init the build left for later (undefined in tests and dev, where it ran at start). */
+async function initFederationHost(): Promise<void> {
+  const init = (globalThis as { __atendeFederationInit?: () => Promise<unknown> }).__atendeFederationInit;
+  if (init) await init();
+}
+
 function snapshotOf(plugins: UiPluginDefinition[], failed: PluginSnapshot['failed']): PluginSnapshot {
   const known = new Set(allRoutes().map((r) => r.path));
   const byPath = new Map<string, { plugin: UiPluginDefinition; route: UiPluginRoute }>();
@@ -93,6 +98,13 @@ async function loadAll(): Promise<PluginSnapshot> {
     // Without the list the shell still works: plugin routes show NotFound.
     console.warn('Could not list UI plugins', e);
   }
+  if (!entries.length) {
+    atendeStore.set(uiPluginsAtom, { status: 'ready', plugins: [], failed: [] });
+    return EMPTY;
+  }
+  // The federation runtime and the host's share scope come in only now
+  // (mf-shared.ts `hostLazyInit`): the login page and the first screen never wait for them.
+  const [{ loadRemote, registerRemotes }] = await Promise.all([import('@module-federation/runtime'), initFederationHost()]);
   const fresh = entries.filter((e) => !registered.has(e.id));
   if (fresh.length) {
     registerRemotes(fresh.map((e) => ({ name: remoteName(e.id), entry: e.entry ?? `/plugins/${e.id}/mf-manifest.json` })));

@@ -21,6 +21,9 @@ export interface ComposerProps {
   onSchedule: (body: string) => void;
 }
 
+/** Template variables a quick message may carry (core.md §3), in the spec's `{{variable}}` syntax; the server fills them in when it sends. */
+const QUICK_MESSAGE_VARIABLES = ['name', 'greeting', 'protocol', 'firstName', 'user'].map((v) => `{{${v}}}`).join(', ');
+
 /** Enter sends, Shift+Enter breaks the line, '/' opens quick messages (UI.md). */
 export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, onCancelEdit, onSend, onSaveEdit, onSchedule }: ComposerProps) {
   const { t } = useTranslation();
@@ -263,6 +266,10 @@ export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, 
               ) : (
                 <Text size="sm" c="dimmed" p={8}>{quick.isPending ? t('app.loading') : t('tickets.composer.noQuick')}</Text>
               )}
+              {/* The variables go in as values: i18next must not treat the spec's {{name}} syntax as its own. */}
+              <Text size="xs" c="dimmed" px={8} pt={6} pb={4} style={{ borderTop: '1px solid var(--mantine-color-default-border)' }} data-testid="quick-messages-hint">
+                {t('tickets.composer.quickHint', { variables: QUICK_MESSAGE_VARIABLES })}
+              </Text>
             </Popover.Dropdown>
           </Popover>
           <Tooltip label={t('tickets.schedule.title')}><ActionIcon variant="subtle" color="gray" size="lg" mb={4} onClick={() => onSchedule(text.trim())} aria-label={t('tickets.schedule.title')} disabled={!!editing}><IconCalendarTime size={21} /></ActionIcon></Tooltip>
