@@ -3,100 +3,23 @@
  * and ticket upsert, message row and the event to a subscribed agent socket.
  *   npm run bench -- ingest [--seconds 20] [--connections 32]
  * Phase 1 pushes as fast as it can (throughput, ack p99); phase 2 holds
- * 500 msg/s and measures webhook → agent socket latency.
+ * 500 msg/s and measures webhook → agent socket latency (see _ingest-harness.ts).
  */
-import { fork } from 'node:child_process';
-import path from 'node:path';
 import { createHmac, randomUUID } from 'node:crypto';
-import autocannon from 'autocannon';
-import pg from 'pg';
-import WebSocket from 'ws';
-import pino from 'pino';
-import { recreateDatabase, percentile, report } from './_bench-db.ts';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { openSession } from '../src/modules/identity/sessions.ts';
+import { runIngestBench } from './_ingest-harness.ts';
 
-const arg = (k: string, d: number) => (process.argv.includes(`--${k}`) ? Number(process.argv[process.argv.indexOf(`--${k}`) + 1]) : d);
-const SECONDS = arg('seconds', 20);
-const CONNECTIONS = arg('connections', 32);
-const TENANTS = 100;
 const PATH_PREFIX = process.argv.includes('--path') ? process.argv[process.argv.indexOf('--path') + 1] : 'sandbox';
 
-const url = await recreateDatabase('atende_bench_b1');
-const pool = new pg.Pool({ connectionString: url, max: 2 });
-await pool.query(`INSERT INTO tenants (id, name, max_users, max_connections, terms_accepted_at) SELECT g, 'Empresa ' || g, 100, 10, CASE WHEN g = 1 THEN now() END FROM generate_series(1, ${TENANTS + 1}) g`);
-await pool.query(`SELECT setval('tenants_id_seq', ${TENANTS + 1})`);
-await pool.query(`INSERT INTO channels (tenant_id, type, name, status, secrets) SELECT g, 'sandbox', 'Sandbox', 'connected', jsonb_build_object('webhookSecret', 'segredo-' || g) FROM generate_series(2, ${TENANTS + 1}) g`);
-const channels = (await pool.query<{ id: number; tenant_id: number }>('SELECT id, tenant_id FROM channels ORDER BY id')).rows;
-
-const child = fork(path.join(import.meta.dirname, '_server.ts'), [], {
-  execArgv: ['--import', 'tsx'],
-  env: { ...process.env, DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', ATENDE_ADMIN_EMAIL: 'root@bench.local', ATENDE_ADMIN_PASSWORD: 'Bench#2026x' },
+const ok = await runIngestBench({
+  label: 'B1',
+  database: 'atende_bench_b1',
+  channelType: 'sandbox',
+  secretsSql: `jsonb_build_object('webhookSecret', 'segredo-' || g)`,
+  request: (ch) => {
+    const contact = Math.floor(Math.random() * 2000);
+    const body = JSON.stringify({ id: randomUUID(), from: { id: `c${contact}`, name: `Cliente ${contact}` }, body: `Olá t=${Date.now()}` });
+    const sig = `sha256=${createHmac('sha256', `segredo-${ch.tenant_id}`).update(body).digest('hex')}`;
+    return { path: `/api/plugins/channel-${PATH_PREFIX}/webhook/${ch.id}`, headers: { 'content-type': 'application/json', 'x-sandbox-signature': sig }, body };
+  },
 });
-const base = await new Promise<string>((resolve) => child.on('message', (m: { url: string }) => resolve(m.url)));
-
-// One agent socket per tenant, to measure webhook → screen latency. Sessions are minted by a
-// second, worker-less kernel on the same database (the same install secret signs them).
-const minter = await buildApp({ ...loadConfig({ ATENDE_LOG_LEVEL: 'silent' }), databaseUrl: url, namespace: 'atende-bench-mint' }, { logger: pino({ level: 'silent' }), workers: false, migrate: false });
-await pool.query(`INSERT INTO users (tenant_id, name, email, password_hash, profile) SELECT g, 'Admin ' || g, 'admin' || g || '@bench.local', 'x', 'admin' FROM generate_series(2, ${TENANTS + 1}) g`);
-const admins = (await pool.query<{ id: number; tenant_id: number }>(`SELECT id, tenant_id FROM users WHERE email LIKE 'admin%@bench.local'`)).rows;
-const latencies: number[] = [];
-let measuring = false;
-const sockets: WebSocket[] = [];
-for (const a of admins) {
-  const { token } = await openSession(minter, { id: a.id, tenantId: a.tenant_id, profile: 'admin', tokenVersion: 0 });
-  const ws = new WebSocket(`${base.replace('http', 'ws')}/api/ws?token=${token}`);
-  ws.on('message', (raw) => {
-    if (!measuring) return;
-    const f = JSON.parse(raw.toString());
-    if (f.event === 'message.created') {
-      const sentAt = Number(/t=(\d+)/.exec(f.data.message.body)?.[1]);
-      if (sentAt) latencies.push(Date.now() - sentAt);
-    }
-  });
-  await new Promise((r) => ws.once('open', r));
-  sockets.push(ws);
-}
-
-function signedRequest() {
-  const ch = channels[Math.floor(Math.random() * channels.length)];
-  const contact = Math.floor(Math.random() * 2000);
-  const body = JSON.stringify({ id: randomUUID(), from: { id: `c${contact}`, name: `Cliente ${contact}` }, body: `Olá t=${Date.now()}` });
-  const sig = `sha256=${createHmac('sha256', `segredo-${ch.tenant_id}`).update(body).digest('hex')}`;
-  return { method: 'POST' as const, path: `/api/plugins/channel-${PATH_PREFIX}/webhook/${ch.id}`, headers: { 'content-type': 'application/json', 'x-sandbox-signature': sig }, body };
-}
-
-async function run(opts: { overallRate?: number }) {
-  return autocannon({
-    url: base,
-    connections: CONNECTIONS,
-    duration: SECONDS,
-    overallRate: opts.overallRate,
-    requests: [{ setupRequest: ((req: object) => Object.assign(req, signedRequest())) as never }],
-  });
-}
-
-console.log(`phase 1: saturating for ${SECONDS} s with ${CONNECTIONS} connections…`);
-const p1 = await run({});
-const stored1 = Number((await pool.query('SELECT count(*) FROM messages')).rows[0].count);
-const rate = p1['2xx'] / SECONDS;
-console.log(`phase 2: 500 msg/s for ${SECONDS} s, measuring webhook → agent socket…`);
-measuring = true;
-const p2 = await run({ overallRate: 500 });
-measuring = false;
-await new Promise((r) => setTimeout(r, 500));
-
-const ok = report([
-  { name: 'B1 sustained ingest', value: rate, unit: 'msg/s', target: '>= 1500', ok: rate >= 1500 },
-  { name: 'B1 webhook ack p99 (saturated)', value: p1.latency.p99, unit: 'ms', target: '< 20 (at 500/s)', ok: true },
-  { name: 'B1 webhook ack p99 at 500 msg/s', value: p2.latency.p99, unit: 'ms', target: '< 20', ok: p2.latency.p99 < 20 },
-  { name: 'B1 webhook → agent socket p99 at 500 msg/s', value: percentile(latencies, 99), unit: 'ms', target: '< 100', ok: percentile(latencies, 99) < 100 },
-  { name: 'B1 non-2xx answers', value: p1.non2xx + p2.non2xx, unit: 'count', target: '0', ok: p1.non2xx + p2.non2xx === 0 },
-]);
-console.log(`stored after phase 1: ${stored1} messages; events measured in phase 2: ${latencies.length}`);
-for (const s of sockets) s.close();
-child.kill('SIGTERM');
-await minter.close();
-await pool.end();
 process.exit(ok ? 0 : 1);

@@ -1,0 +1,122 @@
+/**
+ * The B1 ingest harness shared by every channel's ingest benchmark: 100
+ * tenants with one connected channel and one agent socket each, the server
+ * in its own process (so the load generator does not share its event loop),
+ * phase 1 at full speed (throughput, ack p99) and phase 2 at 500 msg/s
+ * (ack p99 and webhook → agent socket p99). A channel benchmark only says
+ * how its channel rows look and how one signed webhook is built; the
+ * message text must carry `t=<epoch ms>` so the socket side can time it.
+ */
+import { fork } from 'node:child_process';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import WebSocket from 'ws';
+import pino from 'pino';
+import { recreateDatabase, percentile, report } from './_bench-db.ts';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { openSession } from '../src/modules/identity/sessions.ts';
+
+export const arg = (k: string, d: number) => (process.argv.includes(`--${k}`) ? Number(process.argv[process.argv.indexOf(`--${k}`) + 1]) : d);
+
+export interface BenchChannel {
+  id: number;
+  tenant_id: number;
+}
+
+export interface IngestBenchOptions {
+  /** Label printed before each figure (`B1`, `B1 WABA`). */
+  label: string;
+  database: string;
+  channelType: string;
+  /** Channel `config` and `secrets` as SQL expressions of the tenant id `g` (e.g. `jsonb_build_object('webhookSecret', 'segredo-' || g)`). */
+  configSql?: string;
+  secretsSql: string;
+  /** One signed webhook for a random channel. */
+  request(channel: BenchChannel): { path: string; headers: Record<string, string>; body: string };
+  seconds?: number;
+  connections?: number;
+  tenants?: number;
+  /** Environment for the server process (e.g. a provider base URL). */
+  env?: Record<string, string>;
+}
+
+export async function runIngestBench(opts: IngestBenchOptions): Promise<boolean> {
+  const SECONDS = opts.seconds ?? arg('seconds', 20);
+  const CONNECTIONS = opts.connections ?? arg('connections', 32);
+  const TENANTS = opts.tenants ?? 100;
+
+  const url = await recreateDatabase(opts.database);
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  await pool.query(`INSERT INTO tenants (id, name, max_users, max_connections, terms_accepted_at) SELECT g, 'Empresa ' || g, 100, 10, CASE WHEN g = 1 THEN now() END FROM generate_series(1, ${TENANTS + 1}) g`);
+  await pool.query(`SELECT setval('tenants_id_seq', ${TENANTS + 1})`);
+  await pool.query(
+    `INSERT INTO channels (tenant_id, type, name, status, config, secrets)
+     SELECT g, $1, 'Canal ' || g, 'connected', ${opts.configSql ?? `'{}'::jsonb`}, ${opts.secretsSql} FROM generate_series(2, ${TENANTS + 1}) g`,
+    [opts.channelType],
+  );
+  const channels = (await pool.query<BenchChannel>('SELECT id, tenant_id FROM channels ORDER BY id')).rows;
+
+  const child = fork(path.join(import.meta.dirname, '_server.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, ...opts.env, DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', ATENDE_ADMIN_EMAIL: 'root@bench.local', ATENDE_ADMIN_PASSWORD: 'Bench#2026x' },
+  });
+  const base = await new Promise<string>((resolve) => child.on('message', (m: { url: string }) => resolve(m.url)));
+
+  // One agent socket per tenant, to measure webhook → screen latency. Sessions are minted by a
+  // second, worker-less kernel on the same database (the same install secret signs them).
+  const minter = await buildApp({ ...loadConfig({ ATENDE_LOG_LEVEL: 'silent' }), databaseUrl: url, namespace: `${opts.database}-mint` }, { logger: pino({ level: 'silent' }), workers: false, migrate: false });
+  await pool.query(`INSERT INTO users (tenant_id, name, email, password_hash, profile) SELECT g, 'Admin ' || g, 'admin' || g || '@bench.local', 'x', 'admin' FROM generate_series(2, ${TENANTS + 1}) g`);
+  const admins = (await pool.query<{ id: number; tenant_id: number }>(`SELECT id, tenant_id FROM users WHERE email LIKE 'admin%@bench.local'`)).rows;
+  const latencies: number[] = [];
+  let measuring = false;
+  const sockets: WebSocket[] = [];
+  for (const a of admins) {
+    const { token } = await openSession(minter, { id: a.id, tenantId: a.tenant_id, profile: 'admin', tokenVersion: 0 });
+    const ws = new WebSocket(`${base.replace('http', 'ws')}/api/ws?token=${token}`);
+    ws.on('message', (raw) => {
+      if (!measuring) return;
+      const f = JSON.parse(raw.toString());
+      if (f.event === 'message.created') {
+        const sentAt = Number(/t=(\d+)/.exec(f.data.message.body)?.[1]);
+        if (sentAt) latencies.push(Date.now() - sentAt);
+      }
+    });
+    await new Promise((r) => ws.once('open', r));
+    sockets.push(ws);
+  }
+
+  const run = (overallRate?: number) =>
+    autocannon({
+      url: base,
+      connections: CONNECTIONS,
+      duration: SECONDS,
+      overallRate,
+      requests: [{ setupRequest: ((req: object) => Object.assign(req, { method: 'POST', ...opts.request(channels[Math.floor(Math.random() * channels.length)]) })) as never }],
+    });
+
+  console.log(`${opts.label} phase 1: saturating for ${SECONDS} s with ${CONNECTIONS} connections…`);
+  const p1 = await run();
+  const stored1 = Number((await pool.query('SELECT count(*) FROM messages')).rows[0].count);
+  const rate = p1['2xx'] / SECONDS;
+  console.log(`${opts.label} phase 2: 500 msg/s for ${SECONDS} s, measuring webhook → agent socket…`);
+  measuring = true;
+  const p2 = await run(500);
+  measuring = false;
+  await new Promise((r) => setTimeout(r, 500));
+
+  const ok = report([
+    { name: `${opts.label} sustained ingest`, value: rate, unit: 'msg/s', target: '>= 1500', ok: rate >= 1500 },
+    { name: `${opts.label} webhook ack p99 (saturated)`, value: p1.latency.p99, unit: 'ms', target: '< 20 (at 500/s)', ok: true },
+    { name: `${opts.label} webhook ack p99 at 500 msg/s`, value: p2.latency.p99, unit: 'ms', target: '< 20', ok: p2.latency.p99 < 20 },
+    { name: `${opts.label} webhook → agent socket p99 at 500 msg/s`, value: percentile(latencies, 99), unit: 'ms', target: '< 100', ok: percentile(latencies, 99) < 100 },
+    { name: `${opts.label} non-2xx answers`, value: p1.non2xx + p2.non2xx, unit: 'count', target: '0', ok: p1.non2xx + p2.non2xx === 0 },
+  ]);
+  console.log(`stored after phase 1: ${stored1} messages; events measured in phase 2: ${latencies.length}`);
+  for (const s of sockets) s.close();
+  child.kill('SIGTERM');
+  await minter.close();
+  await pool.end();
+  return ok;
+}
