@@ -501,7 +501,8 @@ function wabaPlugin() {
 
       const templatesQuery = z.object({
         status: z.enum(['APPROVED', 'PENDING', 'REJECTED', 'PAUSED', 'DISABLED', 'all']).default('APPROVED'),
-        search: z.string().trim().max(200).optional(),
+        // PostgreSQL text cannot hold NUL: refuse it here rather than fail in the query.
+        search: z.string().trim().max(200).regex(/^[^\u0000]*$/, 'caractere inválido').optional(),
       });
 
       /** The channel's message templates as last synced (agents pick one to send); approved ones by default. */
