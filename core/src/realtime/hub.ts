@@ -39,9 +39,13 @@ export class RealtimeHub implements RealtimePort {
   private readonly offlineTimers = new Map<string, NodeJS.Timeout>();
   private presence?: { set(tenantId: number, userId: number, sockets: number): Promise<void> };
   private offlineGraceMs = 3000;
+  private delivering: Promise<void> = Promise.resolve();
 
   constructor(private readonly bus: EventBusPort, private readonly logger: Logger) {
-    this.unsubscribe = bus.subscribe((e) => void this.deliver(e));
+    // Deliveries are chained: visibility filters may await, and a later event must never reach a socket before an earlier one.
+    this.unsubscribe = bus.subscribe((e) => {
+      this.delivering = this.delivering.then(() => this.deliver(e)).catch((err) => this.logger.warn({ err: (err as Error).message }, 'event delivery failed'));
+    });
     this.heartbeat = setInterval(() => this.ping(), 30_000);
     this.heartbeat.unref();
   }
@@ -182,8 +186,13 @@ export class RealtimeHub implements RealtimePort {
       return;
     }
     const reject = this.rejectFrames.get(e.event);
+    // One serialisation per event, however many sockets receive it.
+    let frame: string | undefined;
     for (const c of set) {
-      if (await this.accepts(c, e)) this.sendEvent(c, e);
+      if (await this.accepts(c, e)) {
+        frame ??= JSON.stringify({ seq: e.seq, epoch: e.epoch, event: e.event, data: e.data });
+        if (c.ws.readyState === c.ws.OPEN) c.ws.send(frame);
+      }
       else if (reject && (e.rooms ?? ['tenant']).some((r) => c.rooms.has(r))) {
         const f = reject(e.data);
         if (f) this.send(c, { seq: e.seq, epoch: e.epoch, ...f });
