@@ -244,7 +244,8 @@ export class BaileysChannel {
     s.qrShown = false;
     s.connected = false;
     const { lib, channel } = s;
-    const logger = this.ctx.logger.child({ channelId: channel.id, lib: 'baileys' }, { level: 'error' });
+    // Baileys is chatty: only its errors reach the app's log, tagged with the node that runs the session.
+    const logger = this.ctx.logger.child({ channelId: channel.id, node: this.ctx.channels.sessions.nodeId, lib: 'baileys' }, { level: 'error' });
     // A reconnect reads the creds back from PostgreSQL (what another node would see), after the last writes landed.
     await s.auth?.flush();
     s.auth = await usePgAuthState(lib, this.ctx.channels.authState(channel.id));
