@@ -178,7 +178,14 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
   });
   if (config.corsOrigin) await app.register(cors, { origin: config.corsOrigin.split(',').map((s) => s.trim()), credentials: true });
   await app.register(jwt, { secret: kernel.jwtSecret, sign: { algorithm: 'HS256' }, verify: { algorithms: ['HS256'] } });
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(websocket, {
+    options: { maxPayload: 64 * 1024 },
+    // On shutdown sockets first hear `server.restarting` and close with 1012, so clients reconnect (to another node) and resume; the plugin's default closes them without a word.
+    preClose(done) {
+      realtime.closeAll();
+      this.websocketServer.close(() => done());
+    },
+  });
 
   // While draining, new requests are refused so load balancers move them elsewhere.
   app.addHook('onRequest', async (req) => {
