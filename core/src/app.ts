@@ -115,6 +115,8 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
     requestIdHeader: false,
     bodyLimit: 2 * 1024 * 1024,
     trustProxy: true,
+    // While draining, requests still reach the onRequest hook below, which answers 503 with the catalogue's ERR_SHUTTING_DOWN instead of Fastify's bare 503.
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
     // Per-request lines only at debug: at 1,500 webhooks/s they would drown the log.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
