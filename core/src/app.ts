@@ -117,6 +117,8 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
     trustProxy: true,
     // While draining, requests still reach the onRequest hook below, which answers 503 with the catalogue's ERR_SHUTTING_DOWN instead of Fastify's bare 503.
     return503OnClosing: false,
+    // Registering every module and plugin can take longer than Fastify's 10 s default on a loaded machine; a slow start is not a failed one.
+    pluginTimeout: 120_000,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
     // Per-request lines only at debug: at 1,500 webhooks/s they would drown the log.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
