@@ -41,7 +41,7 @@ describe('atende plugin create', () => {
   });
 
   it.each([
-    [['widget', 'foo'], /argument 'widget' is invalid.*channel, tool/],
+    [['widget', 'foo'], /'widget' is invalid for argument 'tipo'.*channel, tool/],
     [['channel', 'Foo Bar'], /^Erro: nome inválido 'Foo Bar': use letras minúsculas/],
     [['channel', '9lives'], /^Erro: nome inválido '9lives'/],
     [['channel', 'foo--bar'], /^Erro: nome inválido 'foo--bar'/],
