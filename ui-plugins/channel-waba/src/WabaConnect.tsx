@@ -1,5 +1,5 @@
-import { ActionIcon, Alert, Button, Code, CopyButton, Group, Paper, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
-import { IconAlertCircle, IconCheck, IconCopy, IconRefresh } from '@tabler/icons-react';
+import { ActionIcon, Button, Code, CopyButton, Group, Paper, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
+import { IconCheck, IconCopy, IconRefresh } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ErrorBox, formatDateTime, notify, usePluginTranslation, type ChannelConnectProps } from '@atende/ui-shell/sdk';
 import { callbackUrlOf, getWebhookInfo, listTemplates, syncTemplates, templatesKey, webhookKey } from './api.ts';
@@ -7,10 +7,10 @@ import { callbackUrlOf, getWebhookInfo, listTemplates, syncTemplates, templatesK
 /**
  * The WABA connect panel: a webhook channel has no QR code, so this shows
  * what the admin pastes in Meta's app dashboard (the callback URL and the
- * verify token, each with a copy button), what to check when Meta refused
- * the data ("Dados WABA incorretos"), and the message templates synced from
- * the account with a button to sync them again. The shell's dialog around
- * it shows the live status and the last error.
+ * verify token, each with a copy button) and the message templates synced
+ * from the account with a button to sync them again. The shell's dialog
+ * around it shows the live status and the last error (for refused data,
+ * "Dados WABA incorretos" with what to check).
  */
 export default function WabaConnect({ channel }: ChannelConnectProps) {
   const { t, i18n } = usePluginTranslation('channel-waba');
@@ -28,13 +28,6 @@ export default function WabaConnect({ channel }: ChannelConnectProps) {
 
   return (
     <Stack gap="md" data-testid="waba-connect">
-      {/* The shell's connect dialog already shows the live status and the last error; this adds what to do about wrong data. */}
-      {channel.status === 'disconnected' && channel.lastError && /^Dados WABA incorretos/.test(channel.lastError) && (
-        <Alert color="orange" variant="light" icon={<IconAlertCircle size={16} />} data-testid="waba-wrong-data">
-          <Text size="sm">{t('wrongDataHint')}</Text>
-        </Alert>
-      )}
-
       <Paper withBorder radius="md" p="md">
         <Text fw={600} size="sm">{t('webhookTitle')}</Text>
         <Text size="xs" c="dimmed" mb="sm">{t('webhookSteps')}</Text>
@@ -65,7 +58,7 @@ export default function WabaConnect({ channel }: ChannelConnectProps) {
                     : t('templatesNone')}
             </Text>
           </div>
-          <Button size="xs" variant="light" leftSection={<IconRefresh size={14} />} loading={sync.isPending} disabled={channel.status !== 'connected'} onClick={() => sync.mutate()} data-testid="waba-sync-templates">
+          <Button size="xs" variant="light" style={{ flexShrink: 0 }} leftSection={<IconRefresh size={14} />} loading={sync.isPending} disabled={channel.status !== 'connected'} onClick={() => sync.mutate()} data-testid="waba-sync-templates">
             {t('syncTemplates')}
           </Button>
         </Group>
