@@ -62,66 +62,66 @@ describe('WABA channel screens in the browser', () => {
     // The first load compiles nothing but fetches the shell and every remote: generous on a shared machine.
     await page.getByTestId('channels-page').waitFor({ timeout: 60_000 });
     try {
-    await page.getByTestId('channel-new').click();
-    await page.getByTestId('channel-type-waba').click();
-    await page.getByTestId('channel-name').fill('WhatsApp Oficial Loja');
-    await page.getByTestId('channel-tab-connection').click();
-    const form = page.getByTestId('waba-form');
-    // The remote loads in the background after the shell starts; on a loaded machine that can take a while.
-    await form.waitFor({ timeout: 60_000 });
-    // Inline checks before anything reaches the server.
-    await page.getByTestId('waba-phone-number-id').fill('12ab');
-    await expect.poll(() => form.getByText('Use somente dígitos (5 a 30)').count()).toBe(1);
-    await page.getByTestId('waba-phone-number-id').fill(api.phoneNumberId);
-    await page.getByTestId('waba-business-account-id').fill(api.businessAccountId);
-    await page.getByTestId('waba-access-token').fill('EAAG-token-que-a-meta-recusa');
-    await page.getByTestId('waba-app-secret').fill(api.appSecret);
-    await page.screenshot({ path: `${SHOTS}/waba-form.png` });
-    await page.getByTestId('channel-save').click();
+      await page.getByTestId('channel-new').click();
+      await page.getByTestId('channel-type-waba').click();
+      await page.getByTestId('channel-name').fill('WhatsApp Oficial Loja');
+      await page.getByTestId('channel-tab-connection').click();
+      const form = page.getByTestId('waba-form');
+      // The remote loads in the background after the shell starts; on a loaded machine that can take a while.
+      await form.waitFor({ timeout: 60_000 });
+      // Inline checks before anything reaches the server.
+      await page.getByTestId('waba-phone-number-id').fill('12ab');
+      await expect.poll(() => form.getByText('Use somente dígitos (5 a 30)').count()).toBe(1);
+      await page.getByTestId('waba-phone-number-id').fill(api.phoneNumberId);
+      await page.getByTestId('waba-business-account-id').fill(api.businessAccountId);
+      await page.getByTestId('waba-access-token').fill('EAAG-token-que-a-meta-recusa');
+      await page.getByTestId('waba-app-secret').fill(api.appSecret);
+      await page.screenshot({ path: `${SHOTS}/waba-form.png` });
+      await page.getByTestId('channel-save').click();
 
-    // A new WABA channel goes straight to its connect panel; Graph refuses the token.
-    const panel = page.getByTestId('waba-connect');
-    await panel.waitFor();
-    await expect.poll(() => page.getByTestId('channel-last-error').textContent(), { timeout: 25_000 }).toMatch(/^Dados WABA incorretos/);
-    await expect.poll(() => page.getByTestId('channel-last-error').textContent()).toContain('confira os IDs, o token e as permissões do app no Business Manager');
-    await page.screenshot({ path: `${SHOTS}/waba-wrong-data.png` });
-    await page.keyboard.press('Escape');
+      // A new WABA channel goes straight to its connect panel; Graph refuses the token.
+      const panel = page.getByTestId('waba-connect');
+      await panel.waitFor();
+      await expect.poll(() => page.getByTestId('channel-last-error').textContent(), { timeout: 25_000 }).toMatch(/^Dados WABA incorretos/);
+      await expect.poll(() => page.getByTestId('channel-last-error').textContent()).toContain('confira os IDs, o token e as permissões do app no Business Manager');
+      await page.screenshot({ path: `${SHOTS}/waba-wrong-data.png` });
+      await page.keyboard.press('Escape');
 
-    // Fix only the token: the saved app secret shows as "Salvo" and is kept by leaving it blank.
-    const cardEl = page.getByTestId('channel-card').filter({ hasText: 'WhatsApp Oficial Loja' });
-    await cardEl.getByTestId('channel-edit').click();
-    await page.getByTestId('channel-tab-connection').click();
-    await expect.poll(() => page.getByTestId('waba-secret-saved').count()).toBe(2);
-    expect(await page.getByTestId('waba-app-secret').inputValue()).toBe('');
-    await page.getByTestId('waba-access-token').fill(api.token);
-    await page.getByTestId('channel-save').click();
-    // The refused channel stays off until the admin connects it again (the kernel does not retry a permanent refusal).
-    await cardEl.getByTestId('channel-connect').click();
-    await expect.poll(() => cardEl.getAttribute('data-status'), { timeout: 25_000 }).toBe('connected');
-    await expect.poll(() => cardEl.getByTestId('channel-number-label').textContent()).toBe('551140001234');
+      // Fix only the token: the saved app secret shows as "Salvo" and is kept by leaving it blank.
+      const cardEl = page.getByTestId('channel-card').filter({ hasText: 'WhatsApp Oficial Loja' });
+      await cardEl.getByTestId('channel-edit').click();
+      await page.getByTestId('channel-tab-connection').click();
+      await expect.poll(() => page.getByTestId('waba-secret-saved').count()).toBe(2);
+      expect(await page.getByTestId('waba-app-secret').inputValue()).toBe('');
+      await page.getByTestId('waba-access-token').fill(api.token);
+      await page.getByTestId('channel-save').click();
+      // The refused channel stays off until the admin connects it again (the kernel does not retry a permanent refusal).
+      await cardEl.getByTestId('channel-connect').click();
+      await expect.poll(() => cardEl.getAttribute('data-status'), { timeout: 25_000 }).toBe('connected');
+      await expect.poll(() => cardEl.getByTestId('channel-number-label').textContent()).toBe('551140001234');
 
-    // The connect panel: callback URL and verify token as Meta needs them, templates synced from the account.
-    // Connecting from the card opens the connect panel.
-    await panel.waitFor();
-    const callbackUrl = (await page.getByTestId('waba-callback-url').textContent())!;
-    const verifyToken = (await page.getByTestId('waba-verify-token-value').textContent())!;
-    const id = (await t.sql.query(`SELECT id FROM channels WHERE name = 'WhatsApp Oficial Loja'`)).rows[0].id;
-    expect(callbackUrl).toBe(`${base}/api/plugins/channel-waba/webhook/${id}`);
-    expect(verifyToken.length).toBeGreaterThanOrEqual(24);
-    await expect.poll(() => page.getByTestId('waba-templates-summary').textContent(), { timeout: 20_000 }).toMatch(/^4 modelos \(3 aprovados\), sincronizados em/);
-    await panel.getByRole('button', { name: 'Copiar: URL de retorno' }).click();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(callbackUrl);
-    await page.screenshot({ path: `${SHOTS}/waba-connect.png` });
+      // The connect panel: callback URL and verify token as Meta needs them, templates synced from the account.
+      // Connecting from the card opens the connect panel.
+      await panel.waitFor();
+      const callbackUrl = (await page.getByTestId('waba-callback-url').textContent())!;
+      const verifyToken = (await page.getByTestId('waba-verify-token-value').textContent())!;
+      const id = (await t.sql.query(`SELECT id FROM channels WHERE name = 'WhatsApp Oficial Loja'`)).rows[0].id;
+      expect(callbackUrl).toBe(`${base}/api/plugins/channel-waba/webhook/${id}`);
+      expect(verifyToken.length).toBeGreaterThanOrEqual(24);
+      await expect.poll(() => page.getByTestId('waba-templates-summary').textContent(), { timeout: 20_000 }).toMatch(/^4 modelos \(3 aprovados\), sincronizados em/);
+      await panel.getByRole('button', { name: 'Copiar: URL de retorno' }).click();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(callbackUrl);
+      await page.screenshot({ path: `${SHOTS}/waba-connect.png` });
 
-    // What Meta does with them: the handshake echoes the challenge.
-    const handshake = await api.verify(callbackUrl, verifyToken);
-    expect(handshake).toMatchObject({ status: 200, body: handshake.challenge });
+      // What Meta does with them: the handshake echoes the challenge.
+      const handshake = await api.verify(callbackUrl, verifyToken);
+      expect(handshake).toMatchObject({ status: 200, body: handshake.challenge });
 
-    // A template created in the WhatsApp Manager appears after "Sincronizar modelos".
-    api.addTemplate({ name: 'pesquisa_satisfacao' });
-    await page.getByTestId('waba-sync-templates').click();
-    await expect.poll(() => page.getByText('5 modelos sincronizados').count()).toBeGreaterThan(0);
-    await expect.poll(() => page.getByTestId('waba-templates-summary').textContent()).toMatch(/^5 modelos \(4 aprovados\)/);
+      // A template created in the WhatsApp Manager appears after "Sincronizar modelos".
+      api.addTemplate({ name: 'pesquisa_satisfacao' });
+      await page.getByTestId('waba-sync-templates').click();
+      await expect.poll(() => page.getByText('5 modelos sincronizados').count()).toBeGreaterThan(0);
+      await expect.poll(() => page.getByTestId('waba-templates-summary').textContent()).toMatch(/^5 modelos \(4 aprovados\)/);
     } catch (err) {
       await page.screenshot({ path: `${SHOTS}/waba-failure.png` }).catch(() => undefined);
       throw err;
