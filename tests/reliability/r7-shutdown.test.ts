@@ -33,7 +33,7 @@ beforeAll(async () => {
   await Promise.all([apiA.start(), apiB.start(), w1.start(), w2.start()]);
   const ch = await t.app.inject({ method: 'POST', url: '/api/channels', headers: admin.headers, payload: { type: 'sandbox', name: 'R7' } });
   channelId = ch.json().id;
-}, 330_000);
+}, 600_000);
 
 afterAll(async () => {
   await Promise.all([apiA, apiB, w1, w2].map((n) => n?.stop()));
