@@ -14,16 +14,36 @@ import { CHROMIUM, chromiumAvailable, launchBrowser } from '../../core/src/testi
 
 const root = path.join(import.meta.dirname, '../..');
 const built = (p: string) => fs.existsSync(path.join(root, p));
-const ready = built('ui-shell/dist/index.html') && ['kanban'].every((id) => built(`ui-plugins/${id}/dist/mf-manifest.json`));
+const ready = built('ui-shell/dist/index.html') && ['kanban', 'notes', 'protocols'].every((id) => built(`ui-plugins/${id}/dist/mf-manifest.json`));
 const run = chromiumAvailable() && ready ? describe : describe.skip;
 
 run('agent tools in the browser', () => {
   let t: TestApp;
   let browser: Browser;
   let base: string;
+  let snapshot: string | undefined;
+
+  /**
+   * The built shell and remotes are copied into a private root first: other
+   * builds of ui-shell/dist in the same checkout would otherwise swap its
+   * hashed assets under the running pages.
+   */
+  function snapshotRoot(): string {
+    // Inside the checkout (ignored by git) so the plugins still resolve the workspace's packages.
+    fs.mkdirSync(path.join(root, '.atende-test'), { recursive: true });
+    const dir = fs.mkdtempSync(path.join(root, '.atende-test', 'tools-e2e-'));
+    fs.symlinkSync(path.join(root, 'plugins'), path.join(dir, 'plugins'));
+    fs.cpSync(path.join(root, 'ui-shell/dist'), path.join(dir, 'ui-shell/dist'), { recursive: true });
+    for (const id of fs.readdirSync(path.join(root, 'ui-plugins'))) {
+      const dist = path.join(root, 'ui-plugins', id, 'dist');
+      if (fs.existsSync(dist)) fs.cpSync(dist, path.join(dir, 'ui-plugins', id, 'dist'), { recursive: true });
+    }
+    return dir;
+  }
 
   beforeAll(async () => {
-    t = await createTestApp();
+    snapshot = snapshotRoot();
+    t = await createTestApp({ config: { rootDir: snapshot } });
     base = await t.baseUrl();
     fs.mkdirSync('/tmp/shots', { recursive: true });
     browser = await launchBrowser().catch(() =>
@@ -33,6 +53,7 @@ run('agent tools in the browser', () => {
   afterAll(async () => {
     await browser?.close();
     await t?.close();
+    if (snapshot) fs.rmSync(snapshot, { recursive: true, force: true });
   });
 
   async function login(user: TestUser): Promise<Page> {
@@ -147,8 +168,6 @@ run('agent tools in the browser', () => {
     const admin = await t.loginAs('admin');
     const page = await login(admin);
     await page.goto(`${base}/#/lanes`);
-    await page.waitForTimeout(4000);
-    await shot(page, 'debug');
     await page.getByRole('heading', { name: 'Lanes' }).waitFor({ timeout: 15_000 });
     await page.getByRole('button', { name: 'Adicionar lane' }).click();
     await page.getByText('O campo nome é obrigatório').waitFor();
@@ -162,4 +181,42 @@ run('agent tools in the browser', () => {
     expect(lanes.rows).toEqual([{ name: 'Qualificação', position: 0 }, { name: 'Proposta enviada', position: 1 }]);
     await page.context().close();
   }, 90_000);
+
+  it('a supervisor searches a protocol, finds its ticket, and reads the ticket\'s notes in /notas', async () => {
+    const admin = await t.loginAs('admin');
+    const sup = await t.loginAs('super', admin.tenantId);
+    const ch = await post(admin, '/api/channels', { type: 'sandbox', name: 'WhatsApp Suporte' });
+    const made: { id: number; protocol: string; name: string }[] = [];
+    for (const [name, number] of [['Gustavo Reis', '5511987650101'], ['Helena Matos', '5511987650102'], ['Igor Nunes', '5511987650103']]) {
+      const c = await post(admin, '/api/contacts', { name, number });
+      const tk = await post(admin, '/api/tickets', { contactId: c.id, channelId: ch.id, status: 'open' });
+      made.push({ id: tk.id, protocol: tk.protocol, name });
+    }
+    const target = made[1]!;
+    await post(admin, `/api/messages/${target.id}`, { body: 'Cliente pediu reembolso do pedido 4471', isNote: true });
+
+    const page = await login(sup);
+    await page.goto(`${base}/#/protocolos`);
+    await page.getByRole('heading', { name: 'Protocolos' }).waitFor({ timeout: 15_000 });
+    const table = page.getByRole('table', { name: 'Protocolos' });
+    await expect.poll(() => table.getByRole('row').count(), { timeout: 10_000 }).toBe(4);
+    await page.getByRole('textbox', { name: 'Buscar' }).fill(target.protocol);
+    await expect.poll(() => table.getByRole('row').count(), { timeout: 10_000 }).toBe(2);
+    const row = table.getByRole('row').nth(1);
+    expect(await row.innerText()).toContain(target.protocol);
+    expect(await row.innerText()).toContain('Helena Matos');
+    await page.getByText('1 protocolos').waitFor();
+    await shot(page, 'protocols');
+    await row.getByRole('button', { name: `Abrir o atendimento do protocolo ${target.protocol}` }).click();
+    await page.waitForURL((u) => u.hash.startsWith(`#/atendimento/${target.id}`), { timeout: 10_000 });
+
+    await page.goto(`${base}/#/notas`);
+    await page.getByRole('heading', { name: 'Notas' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('textbox', { name: 'Buscar' }).fill('reembolso');
+    const note = page.getByRole('article', { name: 'Nota sobre Helena Matos' });
+    await note.waitFor({ timeout: 10_000 });
+    expect(await note.innerText()).toContain(`Protocolo ${target.protocol}`);
+    await shot(page, 'notes');
+    await page.context().close();
+  }, 120_000);
 });
