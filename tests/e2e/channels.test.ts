@@ -68,7 +68,7 @@ describe('channel screens in the browser', () => {
     const context = await browser.newContext({ baseURL: base, locale: 'pt-BR', viewport });
     contexts.push(context);
     // playwright-core waits forever by default: a missing element must fail the step, not the whole test's budget.
-    context.setDefaultTimeout(20_000);
+    context.setDefaultTimeout(30_000);
     await context.addInitScript((s) => window.localStorage.setItem('session', s), JSON.stringify(res.json()));
     const page = await context.newPage();
     await page.goto(`${base}/${hash}`);
@@ -80,7 +80,7 @@ describe('channel screens in the browser', () => {
   it('an admin creates a Telegram channel in the dialog, sees it connect live, and an agent answers its customer', async () => {
     const page = await open(admin, '#/sessoes');
     await page.getByTestId('channels-page').waitFor({ timeout: 60_000 });
-    await expect.poll(() => page.getByText('Nenhum canal conectado ainda').count()).toBe(1);
+    await expect.poll(() => page.getByText('Nenhum canal conectado ainda').count(), { timeout: 30_000 }).toBe(1);
     await page.screenshot({ path: `${SHOTS}/channels-empty.png` });
 
     // New channel: pick Telegram, name it, then the plugin's own fields in the Conexão tab.
@@ -89,8 +89,8 @@ describe('channel screens in the browser', () => {
     await page.getByTestId('channel-name').fill('Telegram Vendas');
     // Saving without a token: the server refuses with the spec's message, and the dialog shows the Conexão tab.
     await page.getByTestId('channel-save').click();
-    await expect.poll(() => page.getByTestId('channel-form-error').textContent()).toContain('O canal Telegram precisa de um token');
-    await page.getByTestId('telegram-token').waitFor();
+    await expect.poll(() => page.getByTestId('channel-form-error').textContent(), { timeout: 30_000 }).toContain('O canal Telegram precisa de um token');
+    await page.getByTestId('telegram-token').waitFor({ timeout: 60_000 });
     await page.getByTestId('telegram-token').fill(fake.token);
     await page.getByTestId('telegram-mode-polling').click();
     await page.getByTestId('telegram-advanced').click();
@@ -247,5 +247,5 @@ describe('channel screens in the browser', () => {
     await page.getByRole('textbox', { name: 'Buscar empresa, canal ou número' }).fill('Padaria');
     await expect.poll(() => table.textContent(), { timeout: 10_000 }).not.toContain('Telegram Vendas');
     expect(await table.textContent()).toContain('Atendimento Padaria');
-  }, 120_000);
+  }, 240_000);
 });

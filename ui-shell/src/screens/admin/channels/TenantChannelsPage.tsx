@@ -53,7 +53,7 @@ export default function TenantChannelsPage() {
     { key: 'type', title: t('channels.fields.type'), width: 130, render: (r) => <Group gap={6} wrap="nowrap"><ChannelTypeIcon type={r.type} size={22} /><Text size="sm">{r.type}</Text></Group> },
     { key: 'name', title: t('channels.fields.name'), render: (r) => <Text size="sm" fw={600} truncate>{r.name}</Text> },
     { key: 'number', title: t('channels.fields.number'), width: 160, render: (r) => <Text size="sm" ff="monospace">{r.number ?? '—'}</Text> },
-    { key: 'status', title: t('channels.tenants.status'), width: 230, render: (r) => <StatusBadge status={r.status} size="sm" /> },
+    { key: 'status', title: t('channels.tenants.status'), width: 270, render: (r) => <StatusBadge status={r.status} size="sm" /> },
     {
       key: 'statusAt',
       title: t('channels.tenants.updated'),
