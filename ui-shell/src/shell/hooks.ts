@@ -144,22 +144,47 @@ export function useUserColorScheme(): void {
   }, [epoch, session?.userId]);
 }
 
+/** How long the page must stay without API traffic before the remotes start loading; and the longest it waits for that. */
+const PLUGINS_AFTER_QUIET_MS = 400;
+const PLUGINS_AT_LATEST_MS = 15_000;
+
 /**
  * Loads the user's UI plugins (menu entries, widgets, channel forms) once the
- * first screen is up: a shell screen never waits for them, and their code is
- * not part of the page's initial download.
+ * first screen is up and has its data (no query in flight for a moment, then
+ * an idle moment of the browser): a shell screen never waits for them and
+ * their code does not compete with its download. A plugin route does not wait
+ * for this: its loader asks for the plugins itself.
  */
 export function usePluginPreload(): void {
   const loggedIn = useAtomValue(sessionAtom) !== null;
   const epoch = useAtomValue(loginEpochAtom);
   useEffect(() => {
     if (!loggedIn) return;
-    const start = () => void pluginsReady();
-    if (typeof window.requestIdleCallback === 'function') {
-      const id = window.requestIdleCallback(start, { timeout: 1500 });
-      return () => window.cancelIdleCallback(id);
-    }
-    const timer = setTimeout(start, 300);
-    return () => clearTimeout(timer);
+    let done = false;
+    let quietTimer: ReturnType<typeof setTimeout> | undefined;
+    let idle: number | undefined;
+    const start = () => {
+      if (done) return;
+      done = true;
+      void pluginsReady();
+    };
+    const whenIdle = () => {
+      if (typeof window.requestIdleCallback === 'function') idle = window.requestIdleCallback(start, { timeout: 2000 });
+      else start();
+    };
+    const check = () => {
+      clearTimeout(quietTimer);
+      if (!done && queryClient.isFetching() === 0) quietTimer = setTimeout(() => queryClient.isFetching() === 0 && whenIdle(), PLUGINS_AFTER_QUIET_MS);
+    };
+    // The first screen's queries start after its code loads: give them a moment to begin.
+    const first = setTimeout(check, PLUGINS_AFTER_QUIET_MS);
+    const unsubscribe = queryClient.getQueryCache().subscribe(check);
+    const latest = setTimeout(start, PLUGINS_AT_LATEST_MS);
+    return () => {
+      done = true;
+      unsubscribe();
+      [first, latest, quietTimer].forEach((t) => clearTimeout(t));
+      if (idle !== undefined) window.cancelIdleCallback(idle);
+    };
   }, [loggedIn, epoch]);
 }
