@@ -47,7 +47,8 @@ export const configSchema = z
     /** Ask the phone for the full history when linking (slower first sync; more to import). */
     syncFullHistory: z.boolean().optional(),
   })
-  .strict();
+  // The kernel keeps its own keys (switches, proxy) in the same `config`.
+  .passthrough();
 
 const RPC_EVENT = 'channel-baileys.rpc';
 const GROUP_TTL_MS = 5 * 60_000;

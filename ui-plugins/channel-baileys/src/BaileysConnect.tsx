@@ -57,22 +57,21 @@ export default function BaileysConnect({ channel }: ChannelConnectProps) {
 
   return (
     <Stack gap="md" data-testid="baileys-connect">
-      <Group justify="space-between" wrap="nowrap">
+      {!connected && <Group justify="space-between" wrap="nowrap">
         <SegmentedControl
           size="xs"
           value={shown}
           onChange={(v) => setMethod(v as ConnectionMethod)}
-          disabled={connected}
           data={[
             { value: 'qrcode', label: <Group gap={4} wrap="nowrap"><IconQrcode size={14} />{t('methodQr')}</Group> },
             { value: 'pairingCode', label: <Group gap={4} wrap="nowrap"><IconDeviceMobile size={14} />{t('methodCode')}</Group> },
           ]}
           data-testid="baileys-connect-method"
         />
-        {channel.retries > 0 && !connected && (
+        {channel.retries > 0 && (
           <Badge color="orange" variant="light" data-testid="baileys-retries">{t('retries', { count: channel.retries })}</Badge>
         )}
-      </Group>
+      </Group>}
 
       {channel.lastError && !connected && (
         <Alert color={channel.status === 'disconnected' || channel.status === 'pairingTimeout' ? 'red' : 'orange'} variant="light" icon={<IconAlertCircle size={16} />} data-testid="baileys-last-error">
