@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
 import type { Profile } from '@atende/core/sdk';
 import { CliError, type CliContext } from './context.ts';
 import { portNumber, positiveInt } from './options.ts';
@@ -96,6 +96,19 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
         await pluginsSetEnabled(ctx, id, opts, enabled);
       });
   }
+
+  const plugin = program.command('plugin').description('cria um plugin novo a partir dos modelos (servidor e interface)');
+  plugin
+    .command('create')
+    .description('gera plugins/<id> e ui-plugins/<id> que já passam nos testes: channel (adaptador, provedor falso local e kit de conformidade; id channel-<nome>) ou tool (ferramenta do agente no painel do atendimento)')
+    .addArgument(new Argument('<tipo>', 'channel ou tool').choices(['channel', 'tool']))
+    .argument('<nome>', 'letras minúsculas, números e hífens (ex.: minha-loja)')
+    .option('--dir <pasta>', 'instalação onde criar (padrão: esta)')
+    .addHelpText('after', '\nExemplos:\n  npx atende plugin create channel foo     → plugins/channel-foo e ui-plugins/channel-foo\n  npx atende plugin create tool lembretes  → plugins/lembretes e ui-plugins/lembretes\n\nPasso a passo em docs/plugin-authoring.md.')
+    .action(async (kind: string, name: string, opts: { dir?: string }) => {
+      const { pluginCreate } = await import('./plugin-create.ts');
+      await pluginCreate(ctx, kind, name, opts);
+    });
 
   const tenant = program.command('tenant').description('cria, lista, desativa e reativa tenants (empresas)');
   tenant

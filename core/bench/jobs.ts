@@ -34,6 +34,8 @@ const provider = http.createServer((req, res) => {
     res.end(JSON.stringify({ id: `prov-${providerCalls}` }));
   });
 });
+// Longer than the client's idle time, so a kept-alive connection is never closed under a request in flight.
+provider.keepAliveTimeout = 60_000;
 await new Promise<void>((r) => provider.listen(0, '127.0.0.1', r));
 const providerUrl = `http://127.0.0.1:${(provider.address() as { port: number }).port}/send`;
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });

@@ -115,6 +115,10 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
     requestIdHeader: false,
     bodyLimit: 2 * 1024 * 1024,
     trustProxy: true,
+    // While draining, requests still reach the onRequest hook below, which answers 503 with the catalogue's ERR_SHUTTING_DOWN instead of Fastify's bare 503.
+    return503OnClosing: false,
+    // Registering every module and plugin can take longer than Fastify's 10 s default on a loaded machine; a slow start is not a failed one.
+    pluginTimeout: 120_000,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
     // Per-request lines only at debug: at 1,500 webhooks/s they would drown the log.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
@@ -178,7 +182,14 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
   });
   if (config.corsOrigin) await app.register(cors, { origin: config.corsOrigin.split(',').map((s) => s.trim()), credentials: true });
   await app.register(jwt, { secret: kernel.jwtSecret, sign: { algorithm: 'HS256' }, verify: { algorithms: ['HS256'] } });
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(websocket, {
+    options: { maxPayload: 64 * 1024 },
+    // On shutdown sockets first hear `server.restarting` and close with 1012, so clients reconnect (to another node) and resume; the plugin's default closes them without a word.
+    preClose(done) {
+      realtime.closeAll();
+      this.websocketServer.close(() => done());
+    },
+  });
 
   // While draining, new requests are refused so load balancers move them elsewhere.
   app.addHook('onRequest', async (req) => {

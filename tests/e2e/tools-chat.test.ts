@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../../core/src/testing/index.ts';
 import { chromiumAvailable, launchBrowser } from '../../core/src/testing/browser.ts';
 
@@ -24,11 +24,20 @@ run('agent tools in the browser', () => {
 
   beforeAll(async () => {
     fs.mkdirSync('/tmp/shots', { recursive: true });
-    t = await createTestApp();
+    // Only these plugins: the screens under test, without other remotes that may be mid-build in a shared checkout.
+    t = await createTestApp({ plugins: ['tasks', 'teams', 'notifications', 'private-chat'] });
     base = await t.baseUrl();
     browser = await launchBrowser();
     tenant = await t.createTenant({ name: 'Loja Azul' });
   }, 60_000);
+  /** Pages of the running test: on a failure each is photographed, so the reason can be seen. */
+  let pages: Page[] = [];
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') {
+      await Promise.all(pages.map((p, i) => p.screenshot({ path: `/tmp/shots/tools-failure-${i}.png` }).catch(() => undefined)));
+    }
+    pages = [];
+  });
   afterAll(async () => {
     await browser?.close();
     await t?.close();
@@ -44,6 +53,9 @@ run('agent tools in the browser', () => {
   async function login(user: TestUser): Promise<Page> {
     const context = await browser.newContext({ baseURL: base, locale: 'pt-BR', viewport: { width: 1366, height: 800 } });
     const page = await context.newPage();
+    pages.push(page);
+    page.on('console', (m) => { if (m.type() === 'error') console.log(`[browser ${user.email}] ${m.text()}`); });
+    page.on('pageerror', (e) => console.log(`[pageerror] ${e.stack}`));
     await page.goto(`${base}/#/login`);
     await page.getByLabel('E-mail').fill(user.email);
     await page.getByLabel('Senha', { exact: true }).fill(user.password);
@@ -84,7 +96,7 @@ run('agent tools in the browser', () => {
     await shot(pageA, 'chat-conversation');
     await pageA.context().close();
     await pageB.context().close();
-  });
+  }, 120_000);
 
   it('an admin sends a notification and the agent\'s badge lights up live', async () => {
     const admin = await named('admin', 'Carla Admin');
@@ -119,7 +131,7 @@ run('agent tools in the browser', () => {
     await expect.poll(() => bell.getAttribute('aria-label'), { timeout: 10_000 }).toBe('Notificações: 0 não lida(s)');
     await agentPage.context().close();
     await adminPage.context().close();
-  });
+  }, 120_000);
 
   it('a task past its limit date shows as delayed; a new one is created, commented and finished', async () => {
     const owner = await named('user', 'Elisa Lopes');
@@ -170,7 +182,7 @@ run('agent tools in the browser', () => {
     await expect.poll(() => page.getByRole('row').count(), { timeout: 10_000 }).toBe(2);
     expect(await page.getByRole('row').nth(1).textContent()).toContain('Retornar ao cliente VIP');
     await page.context().close();
-  });
+  }, 120_000);
 
   it('a supervisor manages teams, and a team conversation opens in the chat', async () => {
     const sup = await named('super', 'Fábio Supervisor');
@@ -206,7 +218,7 @@ run('agent tools in the browser', () => {
     await shot(memberPage, 'chat-team');
     await memberPage.context().close();
     await page.context().close();
-  });
+  }, 120_000);
 
   it('the superadmin\'s /notificacao screen sends into a tenant and lists the sendings', async () => {
     const root = await t.loginAs('superadmin');

@@ -68,7 +68,7 @@ export class AtendeNode {
   }
 
   /** Starts the process and resolves once it prints its address (migrations done, listening). */
-  async start(timeoutMs = 150_000): Promise<this> {
+  async start(timeoutMs = 300_000): Promise<this> {
     this.port = this.opts.port ?? (this.port || (await freePort()));
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '',

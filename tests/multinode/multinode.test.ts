@@ -31,7 +31,7 @@ beforeAll(async () => {
   w1 = new AtendeNode('worker-1', { ...common, role: 'worker' });
   w2 = new AtendeNode('worker-2', { ...common, role: 'worker' });
   await Promise.all([apiA.start(), apiB.start(), w1.start(), w2.start()]);
-}, 200_000);
+}, 330_000);
 
 afterAll(async () => {
   await Promise.all([apiA, apiB, w1, w2].map((n) => n?.stop()));

@@ -21,7 +21,7 @@ beforeAll(async () => {
   admin = await t.loginAs('admin');
   worker = new AtendeNode('r5-worker', { role: 'worker', databaseUrl: t.databaseUrl, redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', namespace: NS });
   await worker.start();
-}, 200_000);
+}, 330_000);
 
 afterAll(async () => {
   await worker?.stop();

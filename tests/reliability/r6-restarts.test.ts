@@ -66,7 +66,7 @@ beforeAll(async () => {
   const ch = await api.request('POST', '/api/channels', { token: admin.token, body: { type: 'sandbox', name: 'R6' } });
   const secret = await api.request('GET', `/api/plugins/channel-sandbox/channels/${ch.json.id}/secret`, { token: admin.token });
   channel = { id: ch.json.id, secret: secret.json.secret };
-}, 240_000);
+}, 600_000);
 
 afterAll(async () => {
   await Promise.all([api?.stop(), worker?.stop()]);

@@ -19,7 +19,7 @@ const arg = (name: string, fallback: number) => {
 
 const t = await createTestApp();
 const browser = await launchBrowser();
-let ok = false;
+let ok: boolean;
 try {
   const base = await t.baseUrl();
   const admin = await t.loginAs('admin');

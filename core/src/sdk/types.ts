@@ -438,6 +438,8 @@ export interface RatingFilter {
   userId?: number;
   queueId?: number;
   score?: number;
+  /** Contact name or protocol. */
+  search?: string;
   limit?: number;
   offset?: number;
 }

@@ -88,6 +88,8 @@ export interface ChannelConformanceOptions<F extends FakeProvider> {
   plugin: string;
   /** Other plugins the app must load beside it. */
   plugins?: string[];
+  /** The install whose `plugins/` holds the plugin (default: this repository); a scaffold in another folder passes its own. */
+  rootDir?: string;
   createFakeProvider(): Promise<F>;
   /** The `POST /api/channels` body that points the channel at the fake (token, base URL, mode…). */
   channelInput(fake: F, env: { baseUrl: string }): { type: string; name: string; number?: string; config?: Record<string, unknown>; secrets?: Record<string, string> };
@@ -174,7 +176,7 @@ export function runChannelConformance<F extends FakeProvider>(opts: ChannelConfo
   describe(`channel conformance: ${opts.name}`, () => {
     beforeAll(async () => {
       state.fake = await opts.createFakeProvider();
-      state.t = await createTestApp({ plugins: [opts.plugin, ...(opts.plugins ?? [])] });
+      state.t = await createTestApp({ plugins: [opts.plugin, ...(opts.plugins ?? [])], config: opts.rootDir ? { rootDir: opts.rootDir } : undefined });
       state.admin = await state.t.loginAs('admin');
       state.sock = await state.t.openSocket(state.admin.token);
       await state.sock.next((f) => f.event === 'hello');

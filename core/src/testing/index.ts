@@ -279,3 +279,5 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   return t;
 }
 export { runChannelConformance, type ChannelConformanceOptions, type ConformanceContext, type FakeInbound, type FakeProvider, type FakeSentMessage } from './channel-kit.ts';
+/** Browser tests for plugins' screens: Debian's Chromium through playwright-core. */
+export { launchBrowser, loggedInPage, chromiumAvailable } from './browser.ts';

@@ -244,7 +244,8 @@ export class BaileysChannel {
     s.qrShown = false;
     s.connected = false;
     const { lib, channel } = s;
-    const logger = this.ctx.logger.child({ channelId: channel.id, lib: 'baileys' }, { level: 'error' });
+    // Baileys is chatty: only its errors reach the app's log, tagged with the node that runs the session.
+    const logger = this.ctx.logger.child({ channelId: channel.id, node: this.ctx.channels.sessions.nodeId, lib: 'baileys' }, { level: 'error' });
     // A reconnect reads the creds back from PostgreSQL (what another node would see), after the last writes landed.
     await s.auth?.flush();
     s.auth = await usePgAuthState(lib, this.ctx.channels.authState(channel.id));
@@ -430,8 +431,15 @@ export class BaileysChannel {
     const s = this.sessions.get(channel.id);
     if (!s) throw new ChannelError('ERR_WAPP_NOT_INITIALIZED', 'A sessão deste canal não está em execução');
     if (s.auth?.registered()) throw new AppError('ERR_WAPP_INITIALIZED');
-    const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new ChannelError('ERR_QR_CODE', 'Error generating QR code')), this.opt.readyTimeoutMs).unref());
-    await Promise.race([s.ready.promise, timeout]);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new ChannelError('ERR_QR_CODE', 'Error generating QR code')), this.opt.readyTimeoutMs);
+    });
+    try {
+      await Promise.race([s.ready.promise, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
     if (!s.sock || s.stopped) throw new ChannelError('ERR_WAPP_NOT_INITIALIZED', 'A sessão deste canal não está em execução');
     try {
       return await s.sock.requestPairingCode(number.replace(/\D/g, ''));
@@ -515,7 +523,8 @@ export class BaileysChannel {
   private async ingestLive(s: Session, m: WAMessage) {
     const inbound = await this.toInbound(s, m);
     if (!inbound) return;
-    await this.storeMessages(s, [m], false);
+    // Kept for quotes and reactions; losing that copy must not lose the message itself.
+    await this.storeMessages(s, [m], false).catch((err) => this.ctx.logger.warn({ channelId: s.channel.id, err: (err as Error).message }, 'baileys message copy not stored'));
     for (let attempt = 1; ; attempt++) {
       try {
         await s.runtime.ingest({ ...inbound, tenantId: s.channel.tenantId, channelId: s.channel.id });

@@ -114,7 +114,7 @@ export function parseContent(lib: BaileysLib, m: WAMessage): ParsedContent | und
     }
     case 'interactiveResponseMessage': {
       const r = content.interactiveResponseMessage!;
-      let selectedId: string | null = null;
+      let selectedId: string | null;
       try {
         selectedId = (JSON.parse(r.nativeFlowResponseMessage?.paramsJson ?? '{}') as { id?: string }).id ?? null;
       } catch {

@@ -263,7 +263,7 @@ export class FakeSocket implements WhatsAppSocket {
 
   constructor(
     private readonly wa: FakeWhatsApp,
-    private readonly config: UserFacingSocketConfig,
+    readonly config: UserFacingSocketConfig,
   ) {
     this.emitter.setMaxListeners(50);
     const em = this.emitter;

@@ -18,6 +18,7 @@ export const listQuery = z
     userId: id.optional(),
     queueId: id.optional(),
     score: z.coerce.number().int().min(0, 'nota de 0 a 5').max(5, 'nota de 0 a 5').optional(),
+    search: z.string().trim().max(200).optional(),
     pageNumber: z.coerce.number().int().min(1).max(100_000).default(1),
     limit: z.coerce.number().int().min(1).max(200).default(50),
   })

@@ -1,6 +1,17 @@
+import { lazy, Suspense } from 'react';
 import { defineUiPlugin } from '@atende/ui-shell/sdk';
-import { NotificationBell } from './NotificationBell.tsx';
 import { locales } from './locales.ts';
+
+// The badge loads after the entry, like the screens: the entry stays tiny and the
+// widget's Mantine imports resolve through the shared scope the shell has set up.
+const Bell = lazy(() => import('./NotificationBell.tsx').then((m) => ({ default: m.NotificationBell })));
+function HeaderBell() {
+  return (
+    <Suspense fallback={null}>
+      <Bell />
+    </Suspense>
+  );
+}
 
 /**
  * Notifications: the `/notificacao` screen (superadmin) and, for every user,
@@ -9,6 +20,6 @@ import { locales } from './locales.ts';
 export default defineUiPlugin({
   id: 'notifications',
   routes: [{ path: '/notificacao', lazy: () => import('./NotificationsPage.tsx'), menu: 'notification' }],
-  widgets: { 'layout.header': NotificationBell },
+  widgets: { 'layout.header': HeaderBell },
   locales,
 });

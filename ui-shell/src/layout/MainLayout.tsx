@@ -7,6 +7,7 @@ import { WidgetSlot, useAccess } from '@atende/ui-shell/sdk';
 import { BrandMark } from './BrandMark.tsx';
 import { NavRail } from './NavRail.tsx';
 import { RealtimeBanner } from './RealtimeBanner.tsx';
+import { TermsGate } from './TermsGate.tsx';
 import { UserMenu } from './UserMenu.tsx';
 
 /** The header zone passes no props: `WidgetSlot`'s props type reduces to `never` for an empty prop set, so name the zone alone. */
@@ -23,42 +24,44 @@ export function MainLayout() {
   const collapsed = stored && !isMobile;
 
   return (
-    <AppShell
-      header={{ height: 60 }}
-      navbar={{ width: collapsed ? 72 : 256, breakpoint: 'sm', collapsed: { mobile: !mobileOpen } }}
-      padding={0}
-      transitionDuration={150}
-    >
-      <AppShell.Header px="md">
-        <Group h="100%" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
-            <Burger opened={mobileOpen} onClick={mobile.toggle} hiddenFrom="sm" size="sm" aria-label={t('layout.navigation')} />
-            <BrandMark size={34} />
-            <div>
-              <Text fw={700} size="sm" lh={1.2}>{t('app.name')}</Text>
-              {access ? (
-                <Text size="xs" c="dimmed" lh={1.2} truncate maw={220}>{access.tenant?.name}</Text>
-              ) : (
-                <Skeleton height={10} width={120} mt={4} />
-              )}
-            </div>
+    <TermsGate>
+      <AppShell
+        header={{ height: 60 }}
+        navbar={{ width: collapsed ? 72 : 256, breakpoint: 'sm', collapsed: { mobile: !mobileOpen } }}
+        padding={0}
+        transitionDuration={150}
+      >
+        <AppShell.Header px="md">
+          <Group h="100%" justify="space-between" wrap="nowrap">
+            <Group gap="sm" wrap="nowrap">
+              <Burger opened={mobileOpen} onClick={mobile.toggle} hiddenFrom="sm" size="sm" aria-label={t('layout.navigation')} />
+              <BrandMark size={34} />
+              <div>
+                <Text fw={700} size="sm" lh={1.2}>{t('app.name')}</Text>
+                {access ? (
+                  <Text size="xs" c="dimmed" lh={1.2} truncate maw={220}>{access.tenant?.name}</Text>
+                ) : (
+                  <Skeleton height={10} width={120} mt={4} />
+                )}
+              </div>
+            </Group>
+            <Group gap="xs" wrap="nowrap">
+              {/* Remotes' header widgets (e.g. the notifications badge) sit beside the user menu. */}
+              <HeaderWidgets zone="layout.header" />
+              <UserMenu />
+            </Group>
           </Group>
-          <Group gap="xs" wrap="nowrap">
-            {/* Remotes' header widgets (e.g. the notifications badge) sit beside the user menu. */}
-            <HeaderWidgets zone="layout.header" />
-            <UserMenu />
-          </Group>
-        </Group>
-      </AppShell.Header>
-      <AppShell.Navbar>
-        <NavRail collapsed={collapsed} onToggle={() => setCollapsed((c) => !c)} onNavigate={mobile.close} />
-      </AppShell.Navbar>
-      <AppShell.Main bg="var(--mantine-color-body)">
-        <RealtimeBanner />
-        <div style={{ padding: 'var(--mantine-spacing-lg)' }}>
-          <Outlet />
-        </div>
-      </AppShell.Main>
-    </AppShell>
+        </AppShell.Header>
+        <AppShell.Navbar>
+          <NavRail collapsed={collapsed} onToggle={() => setCollapsed((c) => !c)} onNavigate={mobile.close} />
+        </AppShell.Navbar>
+        <AppShell.Main bg="var(--mantine-color-body)">
+          <RealtimeBanner />
+          <div style={{ padding: 'var(--mantine-spacing-lg)' }}>
+            <Outlet />
+          </div>
+        </AppShell.Main>
+      </AppShell>
+    </TermsGate>
   );
 }

@@ -258,6 +258,7 @@ export function agentTools(kernel: Kernel): AgentToolsPort {
       if (f.userId) add('t.user_id = ?', f.userId);
       if (f.queueId) add('t.queue_id = ?', f.queueId);
       if (f.score !== undefined) add('t.rating = ?', f.score);
+      if (f.search) add('(c.name ILIKE ? OR t.protocol ILIKE ?)', `%${f.search.replace(/[\\%_]/g, (x) => `\\${x}`)}%`);
       // The moment of the rating and how many times it was asked, from the ticket's own history (indexed by ticket).
       const from = `FROM tickets t
         JOIN contacts c ON c.id = t.contact_id

@@ -174,22 +174,28 @@ export async function conversationRoutes(app: FastifyInstance, kernel: Kernel) {
       return { marked: ids.length };
     });
     const bulkIds = z.array(z.number().int().positive()).min(1).max(1000);
-    // Bulk resolve in blocks of 10 (spec §9): each block commits on its own, so a long run shows progress and a failure keeps earlier blocks.
-    const resolveMany = async (req: FastifyRequest, ids: number[]) => {
-      let resolved = 0;
+    // Bulk resolve and transfer run in blocks of 10 (spec §9): each ticket commits on its own and
+    // every block tells the caller's sockets how far it got, so a long run shows progress and a
+    // failure keeps earlier work. One helper for both, so they report alike.
+    const inBlocks = async (req: FastifyRequest, action: 'resolve' | 'transfer', ids: number[], apply: (id: number) => Promise<unknown>) => {
+      let ok = 0;
       const failed: { id: number; error: string }[] = [];
       for (let i = 0; i < ids.length; i += 10) {
         for (const id of ids.slice(i, i + 10)) {
           try {
-            await updateTicket(kernel, req.access!, id, { status: 'closed' });
-            resolved++;
+            await apply(id);
+            ok++;
           } catch (err) {
             failed.push({ id, error: err instanceof AppError ? err.code : 'ERR_INTERNAL' });
           }
         }
-        await kernel.bus.publish({ tenantId: req.principal!.tenantId, event: 'tickets.bulk_progress', data: { done: Math.min(i + 10, ids.length), total: ids.length }, rooms: [`user:${req.principal!.userId}`] });
+        await kernel.bus.publish({ tenantId: req.principal!.tenantId, event: 'tickets.bulk_progress', data: { action, done: Math.min(i + 10, ids.length), total: ids.length }, rooms: [`user:${req.principal!.userId}`] });
       }
-      return { resolved, failed };
+      return { ok, failed };
+    };
+    const resolveMany = async (req: FastifyRequest, ids: number[]) => {
+      const { ok, failed } = await inBlocks(req, 'resolve', ids, (id) => updateTicket(kernel, req.access!, id, { status: 'closed' }));
+      return { resolved: ok, failed };
     };
     r.post('/api/tickets/bulk-resolve', { config: { access: { menu: 'ticketPanel' } }, schema: { body: z.object({ ticketIds: bulkIds }).strict() } }, async (req) => resolveMany(req, req.body.ticketIds));
     r.post('/api/pending/resolvePending', { config: { access: { menu: 'ticketPanel' } }, schema: { body: z.object({ ticketIds: bulkIds.optional() }).strict().optional() } }, async (req) => {
@@ -200,17 +206,9 @@ export async function conversationRoutes(app: FastifyInstance, kernel: Kernel) {
       '/api/tickets/bulk-transfer',
       { config: { access: { menu: 'ticketPanel' } }, schema: { body: z.object({ ticketIds: bulkIds, userId: z.number().int().positive(), queueId: z.number().int().positive() }).strict() } },
       async (req) => {
-        let transferred = 0;
-        const failed: { id: number; error: string }[] = [];
-        for (const id of req.body.ticketIds) {
-          try {
-            await updateTicket(kernel, req.access!, id, { userId: req.body.userId, queueId: req.body.queueId });
-            transferred++;
-          } catch (err) {
-            failed.push({ id, error: err instanceof AppError ? err.code : 'ERR_INTERNAL' });
-          }
-        }
-        return { transferred, failed };
+        const { userId, queueId } = req.body;
+        const { ok, failed } = await inBlocks(req, 'transfer', req.body.ticketIds, (id) => updateTicket(kernel, req.access!, id, { userId, queueId }));
+        return { transferred: ok, failed };
       },
     );
     // Drops this tenant's cached settings on every node's next read and runs the idle auto-close now.

@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, DateTimeInputBR, errorMessage, formatDateTime, notify } from '@atende/ui-shell/sdk';
-import { forwardMessages, getLogs, listDemands, listQueues, listUsers, searchMessages, unwrap, type Contact, type Message, type Queue, type Ticket, type UserLite } from './api.ts';
+import { forwardMessages, getLogs, listDemands, listFarewells, listQueues, listUsers, searchMessages, unwrap, type Contact, type Message, type Queue, type Ticket, type UserLite } from './api.ts';
 import { ContactPicker } from './ContactPicker.tsx';
 import { intlLang, timeOf } from './util.tsx';
 
@@ -84,6 +84,9 @@ export function ResolveDialog({ opened, onClose, onSubmit }: { opened: boolean; 
   const [error, setError] = useState<string | null>(null);
   const demands = useQuery({ queryKey: ['tickets', 'demands'], queryFn: listDemands, staleTime: 300_000, enabled: opened, retry: false });
   const demandList = demands.isError ? [] : unwrap<{ id: number; name: string }>(demands.data as never, 'demands');
+  // Saved farewell texts (farewells plugin); none or switched off: the picker is not shown.
+  const farewells = useQuery({ queryKey: ['tickets', 'farewells'], queryFn: listFarewells, staleTime: 60_000, enabled: opened, retry: false });
+  const farewellList = farewells.isError ? [] : (farewells.data ?? []);
   useEffect(() => {
     if (opened) {
       setError(null);
@@ -112,6 +115,17 @@ export function ResolveDialog({ opened, onClose, onSubmit }: { opened: boolean; 
     <Modal opened={opened} onClose={onClose} title={t('tickets.resolve.title')} centered>
       <Stack>
         <Switch label={t('tickets.resolve.sendFarewell')} checked={farewell} onChange={(e) => setFarewell(e.currentTarget.checked)} data-testid="resolve-farewell" />
+        {farewell && farewellList.length > 0 && (
+          <Select
+            label={t('farewellPicker.label')}
+            placeholder={t('farewellPicker.placeholder')}
+            data={farewellList.map((f) => ({ value: String(f.id), label: f.message.length > 80 ? `${f.message.slice(0, 80)}…` : f.message }))}
+            onChange={(v) => { const f = farewellList.find((x) => String(x.id) === v); if (f) setFarewellText(f.message); }}
+            searchable
+            comboboxProps={{ withinPortal: true }}
+            data-testid="resolve-farewell-pick"
+          />
+        )}
         {farewell && <Textarea label={t('tickets.resolve.farewellText')} value={farewellText} onChange={(e) => setFarewellText(e.currentTarget.value)} autosize minRows={2} maxRows={6} data-testid="resolve-farewell-text" />}
         <Switch label={t('tickets.resolve.askRating')} description={t('tickets.resolve.askRatingHint')} checked={rating} onChange={(e) => setRating(e.currentTarget.checked)} />
         {demandList.length > 0 && (

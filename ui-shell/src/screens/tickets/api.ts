@@ -150,6 +150,8 @@ export const getContact = (id: number) => api.get<Contact>(`/contacts/${id}`, { 
 export const listQueues = () => api.get<Queue[] | { queues: Queue[] }>('/queues', { background: true });
 export const listUsers = (search?: string) => api.get<UserLite[] | { users: UserLite[] }>('/users', { query: { searchParam: search || undefined }, silent: true, background: true });
 export const listChannels = () => api.get<Channel[] | { channels: Channel[] }>('/channels', { background: true });
+/** Saved farewell texts of the farewells plugin (404 while the tenant has it off: the dialog then hides the picker). */
+export const listFarewells = () => api.get<{ id: number; message: string }[]>('/plugins/farewells/farewells', { silent: true, background: true });
 export const listDemands = () => api.get<{ id: number; name: string }[] | { demands: { id: number; name: string }[] }>('/plugins/demands/demands', { silent: true, background: true });
 
 /** Lists answered either bare or wrapped (`{users: [...]}`). */

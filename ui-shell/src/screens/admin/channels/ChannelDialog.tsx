@@ -202,7 +202,7 @@ export function ChannelDialog({ channel, types, uis, onClose, onSaved }: Channel
                         <Paper withBorder radius="md" p="sm" style={{ borderColor: active ? 'var(--mantine-primary-color-filled)' : undefined, background: active ? 'var(--mantine-primary-color-light)' : undefined }}>
                           <Group gap="xs" wrap="nowrap">
                             <ChannelTypeIcon type={x.type} size={30} />
-                            <Text size="sm" fw={600} truncate style={{ flex: 1 }}>{x.label}</Text>
+                            <Text size="sm" fw={600} lh={1.25} lineClamp={2} style={{ flex: 1 }} title={x.label}>{x.label}</Text>
                             {active && <IconCheck size={16} color="var(--mantine-primary-color-filled)" />}
                           </Group>
                         </Paper>

@@ -14,39 +14,38 @@ interface Ticket {
 }
 interface TicketPage { tickets: Ticket[]; count: number; counts: { open: number; pending: number; closed: number } }
 interface BulkResult { failed: { id: number; error: string }[] }
+/** `tickets.bulk_progress` from the server after each block of 10 tickets. */
+interface BulkProgress { action: 'resolve' | 'transfer'; done: number; total: number }
+/** A bulk run of up to 1,000 tickets may take minutes: the request waits that long, the socket shows how far it got. */
+const BULK_TIMEOUT_MS = 300_000;
 
 const STATUS_COLOR: Record<string, string> = { open: 'teal', pending: 'yellow', closed: 'gray', schedule: 'blue' };
 const panelKey = ['admin', 'ticket-panel'] as const;
 
-function TransferModal({ ids, onClose, onDone }: { ids: number[]; onClose: () => void; onDone: () => void }) {
+/** Asks where the selected tickets go; the page runs the transfer and shows its progress. */
+function TransferModal({ count, onClose, onSubmit }: { count: number; onClose: () => void; onSubmit: (userId: number, queueId: number) => void }) {
   const { t } = useTranslation();
   const users = useUsersLite();
   const queues = useQueues();
   const [userId, setUserId] = useState<string | null>(null);
   const [queueId, setQueueId] = useState<string | null>(null);
   const [errors, setErrors] = useState<{ user?: string; queue?: string }>({});
-  const transfer = useMutation({
-    mutationFn: () => api.post<BulkResult & { transferred: number }>('/tickets/bulk-transfer', { ticketIds: ids, userId: Number(userId), queueId: Number(queueId) }),
-    onSuccess: (r) => {
-      if (r.failed.length) notify.warning(t('admin.panel.transferPartial', { ok: r.transferred, failed: r.failed.length }));
-      else notify.success(t('admin.panel.transferred', { count: r.transferred }));
-      onDone();
-    },
-  });
   const submit = () => {
+    // administration.md: destination user and queue are both required for a bulk transfer.
     const e = { user: userId ? undefined : t('validation.requiredField', { field: t('admin.panel.user').toLowerCase() }), queue: queueId ? undefined : t('validation.requiredField', { field: t('admin.panel.queue').toLowerCase() }) };
     setErrors(e);
-    if (!e.user && !e.queue) transfer.mutate();
+    if (!e.user && !e.queue) onSubmit(Number(userId), Number(queueId));
   };
   return (
-    <Modal opened onClose={onClose} title={<Text fw={700}>{t('admin.panel.transferTitle', { count: ids.length })}</Text>} radius="md">
+    <Modal opened onClose={onClose} title={<Text fw={700}>{t('admin.panel.transferTitle', { count })}</Text>} radius="md">
       <form noValidate onSubmit={(e) => { e.preventDefault(); submit(); }}>
         <Stack gap="sm">
-          <Select label={t('admin.panel.user')} withAsterisk searchable data={(users.data ?? []).map((u) => ({ value: String(u.id), label: u.name }))} value={userId} onChange={(v) => { setUserId(v); setErrors((x) => ({ ...x, user: undefined })); }} error={errors.user} />
-          <Select label={t('admin.panel.queue')} withAsterisk searchable data={(queues.data ?? []).map((q) => ({ value: String(q.id), label: q.name }))} value={queueId} onChange={(v) => { setQueueId(v); setErrors((x) => ({ ...x, queue: undefined })); }} error={errors.queue} />
+          <Text size="sm" c="dimmed">{t('admin.panel.transferHint')}</Text>
+          <Select label={t('admin.panel.user')} withAsterisk data-testid="transfer-user" searchable data={(users.data ?? []).map((u) => ({ value: String(u.id), label: u.name }))} value={userId} onChange={(v) => { setUserId(v); setErrors((x) => ({ ...x, user: undefined })); }} error={errors.user} />
+          <Select label={t('admin.panel.queue')} withAsterisk data-testid="transfer-queue" searchable data={(queues.data ?? []).map((q) => ({ value: String(q.id), label: q.name }))} value={queueId} onChange={(v) => { setQueueId(v); setErrors((x) => ({ ...x, queue: undefined })); }} error={errors.queue} />
           <Group justify="flex-end" gap="xs" mt="sm">
             <Button variant="default" onClick={onClose}>{t('common.cancel')}</Button>
-            <Button type="submit" loading={transfer.isPending} leftSection={<IconArrowsExchange size={16} />}>{t('admin.panel.transfer')}</Button>
+            <Button type="submit" leftSection={<IconArrowsExchange size={16} />} data-testid="transfer-submit">{t('admin.panel.transfer')}</Button>
           </Group>
         </Stack>
       </form>
@@ -65,7 +64,7 @@ export default function TicketPanelPage() {
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [confirmResolve, setConfirmResolve] = useState(false);
   const [transferring, setTransferring] = useState(false);
-  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  const [progress, setProgress] = useState<BulkProgress | null>(null);
   const queues = useQueues();
   const users = useUsersLite();
 
@@ -77,7 +76,7 @@ export default function TicketPanelPage() {
     }),
     placeholderData: keepPreviousData,
   });
-  useRealtime<{ done: number; total: number }>('tickets.bulk_progress', (d) => setProgress(d));
+  useRealtime<BulkProgress>('tickets.bulk_progress', (d) => setProgress((p) => ({ action: d.action ?? p?.action ?? 'resolve', done: d.done, total: d.total })));
   useRealtime('ticket.updated', () => { if (!progress) void qc.invalidateQueries({ queryKey: panelKey }); });
 
   const rows = list.data?.tickets ?? [];
@@ -88,10 +87,22 @@ export default function TicketPanelPage() {
   const done = () => { setSelected(new Set()); void qc.invalidateQueries({ queryKey: panelKey }); };
 
   const resolve = useMutation({
-    mutationFn: (ids: number[]) => { setProgress({ done: 0, total: ids.length }); return api.post<BulkResult & { resolved: number }>('/tickets/bulk-resolve', { ticketIds: ids }, { timeoutMs: 300_000 }); },
+    mutationFn: (ids: number[]) => { setProgress({ action: 'resolve', done: 0, total: ids.length }); return api.post<BulkResult & { resolved: number }>('/tickets/bulk-resolve', { ticketIds: ids }, { timeoutMs: BULK_TIMEOUT_MS }); },
     onSuccess: (r) => {
       if (r.failed.length) notify.warning(t('admin.panel.resolvePartial', { ok: r.resolved, failed: r.failed.length }));
       else notify.success(t('admin.panel.resolved', { count: r.resolved }));
+      done();
+    },
+    onSettled: () => setTimeout(() => setProgress(null), 1200),
+  });
+  const transfer = useMutation({
+    mutationFn: ({ ids, userId, queueId }: { ids: number[]; userId: number; queueId: number }) => {
+      setProgress({ action: 'transfer', done: 0, total: ids.length });
+      return api.post<BulkResult & { transferred: number }>('/tickets/bulk-transfer', { ticketIds: ids, userId, queueId }, { timeoutMs: BULK_TIMEOUT_MS });
+    },
+    onSuccess: (r) => {
+      if (r.failed.length) notify.warning(t('admin.panel.transferPartial', { ok: r.transferred, failed: r.failed.length }));
+      else notify.success(t('admin.panel.transferred', { count: r.transferred }));
       done();
     },
     onSettled: () => setTimeout(() => setProgress(null), 1200),
@@ -135,7 +146,14 @@ export default function TicketPanelPage() {
         )}
       />
       {progress && (
-        <Alert variant="light" mb="sm" icon={<IconCircleCheck size={16} />} title={t('admin.panel.resolving', { done: progress.done, total: progress.total })} data-testid="bulk-progress">
+        <Alert
+          variant="light"
+          mb="sm"
+          color={progress.action === 'transfer' ? 'blue' : 'teal'}
+          icon={progress.action === 'transfer' ? <IconArrowsExchange size={16} /> : <IconCircleCheck size={16} />}
+          title={t(progress.action === 'transfer' ? 'admin.panel.transferring' : 'admin.panel.resolving', { done: progress.done, total: progress.total })}
+          data-testid="bulk-progress"
+        >
           <Progress value={progress.total ? (progress.done / progress.total) * 100 : 0} size="md" radius="xl" animated={progress.done < progress.total} striped />
         </Alert>
       )}
@@ -167,14 +185,20 @@ export default function TicketPanelPage() {
               <Group gap="sm">
                 <Text size="sm" fw={600} data-testid="selected-count">{t('admin.panel.selected', { count: ids.length })}</Text>
                 <Button size="xs" variant="subtle" color="gray" onClick={() => setSelected(new Set())}>{t('admin.panel.clear')}</Button>
-                <Button size="xs" variant="default" leftSection={<IconArrowsExchange size={14} />} onClick={() => setTransferring(true)}>{t('admin.panel.transfer')}</Button>
-                <Button size="xs" color="teal" leftSection={<IconCircleCheck size={14} />} onClick={() => setConfirmResolve(true)} loading={resolve.isPending}>{t('admin.panel.resolve')}</Button>
+                <Button size="xs" variant="default" leftSection={<IconArrowsExchange size={14} />} onClick={() => setTransferring(true)} loading={transfer.isPending} disabled={!!progress && !transfer.isPending}>{t('admin.panel.transfer')}</Button>
+                <Button size="xs" color="teal" leftSection={<IconCircleCheck size={14} />} onClick={() => setConfirmResolve(true)} loading={resolve.isPending} disabled={!!progress && !resolve.isPending}>{t('admin.panel.resolve')}</Button>
               </Group>
             </Paper>
           )}
         </Transition>
       </Affix>
-      {transferring && <TransferModal ids={ids} onClose={() => setTransferring(false)} onDone={() => { setTransferring(false); done(); }} />}
+      {transferring && (
+        <TransferModal
+          count={ids.length}
+          onClose={() => setTransferring(false)}
+          onSubmit={(userId, queueId) => { setTransferring(false); transfer.mutate({ ids, userId, queueId }); }}
+        />
+      )}
       <ConfirmDialog
         opened={confirmResolve}
         danger={false}

@@ -1,0 +1,9 @@
+{
+  "name": "@atende/ui-plugin-__ID__",
+  "version": "0.1.0",
+  "private": true,
+  "type": "module",
+  "scripts": {
+    "build": "vite build"
+  }
+}

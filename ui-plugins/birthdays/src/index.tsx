@@ -1,0 +1,9 @@
+import { defineUiPlugin } from '@atende/ui-shell/sdk';
+import { locales } from './locales.ts';
+
+/** Birthdays, `/aniversarios`: today's and upcoming, and each channel's birthday message. */
+export default defineUiPlugin({
+  id: 'birthdays',
+  routes: [{ path: '/aniversarios', lazy: () => import('./BirthdaysPage.tsx'), menu: 'birthdays' }],
+  locales,
+});

@@ -1,0 +1,3 @@
+import { remoteViteConfig } from '../../ui-shell/mf-shared.ts';
+
+export default remoteViteConfig('ratings');

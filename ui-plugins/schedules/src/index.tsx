@@ -1,0 +1,9 @@
+import { defineUiPlugin } from '@atende/ui-shell/sdk';
+import { locales } from './locales.ts';
+
+/** Scheduled messages of every ticket (`/agendamentos`); the screen loads when the route opens. */
+export default defineUiPlugin({
+  id: 'schedules',
+  routes: [{ path: '/agendamentos', lazy: () => import('./SchedulesPage.tsx'), menu: 'schedules' }],
+  locales,
+});
