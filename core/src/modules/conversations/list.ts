@@ -29,7 +29,6 @@ export async function listTickets(kernel: Kernel, who: ResolvedPrincipal, q: Tic
     includeNotQueueDefined: q.includeNotQueueDefined ?? true,
   });
   const filters: string[] = [vis];
-  if (q.queuesIds?.length) filters.push(`(t.queue_id = ANY(${p(q.queuesIds)}::int[])${q.includeNotQueueDefined === false ? '' : ' OR t.queue_id IS NULL'})`);
   if (q.whatsappIds?.length) filters.push(`t.channel_id = ANY(${p(q.whatsappIds)}::int[])`);
   if (q.selectedUser) filters.push(`t.user_id = ${p(q.selectedUser)}`);
   if (q.isNotAssignedUser) filters.push('t.user_id IS NULL');
@@ -41,12 +40,17 @@ export async function listTickets(kernel: Kernel, who: ResolvedPrincipal, q: Tic
       `(EXISTS (SELECT 1 FROM contacts sc WHERE sc.id = t.contact_id AND (lower(sc.name) LIKE ${p(`%${escapeLike(term)}%`)}${digits.length >= 3 ? ` OR sc.number LIKE ${p(`%${digits}%`)}` : ''})) OR t.protocol = ${p(q.searchParam)})`,
     );
   }
-  const common = filters.join(' AND ');
+  // Without the queue filter: the page splits it into one index range per queue (below).
+  const commonNoQueue = filters.join(' AND ');
   const listParams = [...params];
   const lp = (x: unknown) => {
     listParams.push(x);
     return `$${listParams.length}`;
   };
+  const queueFilter = (bind: (x: unknown) => string) =>
+    q.queuesIds?.length ? `(t.queue_id = ANY(${bind(q.queuesIds)}::int[])${q.includeNotQueueDefined === false ? '' : ' OR t.queue_id IS NULL'})` : undefined;
+  const countQueue = queueFilter(p);
+  const common = countQueue ? `${commonNoQueue} AND ${countQueue}` : commonNoQueue;
   let keyset = '';
   let offset = '';
   if (q.cursor) {
@@ -58,8 +62,15 @@ export async function listTickets(kernel: Kernel, who: ResolvedPrincipal, q: Tic
   }
   // Each status is its own index range: page it separately (an index scan that stops after
   // limit+1 rows), merge, then join names only for the rows of the page.
-  const branches = statuses.map(
-    (st) => `(SELECT t.id, t.last_message_at FROM tickets t WHERE t.tenant_id = $1 AND t.status = ${lp(st)} AND ${common}${keyset}
+  // A queue filter of a few queues becomes one range per (status, queue) on tickets_queue_idx:
+  // filtering the status range instead reads every ticket of the other queues first.
+  const perQueue = q.queuesIds?.length && q.queuesIds.length <= 10
+    ? [...q.queuesIds.map((id) => `t.queue_id = ${lp(id)}`), ...(q.includeNotQueueDefined === false ? [] : ['t.queue_id IS NULL'])]
+    : undefined;
+  const listQueue = perQueue ? undefined : queueFilter(lp);
+  const ranges = statuses.flatMap((st) => (perQueue ?? [listQueue]).map((qf) => ({ st, qf })));
+  const branches = ranges.map(
+    ({ st, qf }) => `(SELECT t.id, t.last_message_at FROM tickets t WHERE t.tenant_id = $1 AND t.status = ${lp(st)} AND ${qf ? `${qf} AND ` : ''}${commonNoQueue}${keyset}
       ORDER BY t.last_message_at DESC, t.id DESC LIMIT ${limit + 1 + (offset ? (q.pageNumber! - 1) * limit : 0)})`,
   );
   const listSql = `WITH page AS (SELECT * FROM (${branches.join(' UNION ALL ')}) u ORDER BY last_message_at DESC, id DESC LIMIT ${limit + 1}${offset})
