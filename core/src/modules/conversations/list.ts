@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Kernel } from '../../kernel.ts';
 import { AppError } from '../../errors.ts';
 import type { ResolvedPrincipal } from '../identity/tokens.ts';
@@ -28,7 +29,6 @@ export async function listTickets(kernel: Kernel, who: ResolvedPrincipal, q: Tic
     includeNotQueueDefined: q.includeNotQueueDefined ?? true,
   });
   const filters: string[] = [vis];
-  if (q.queuesIds?.length) filters.push(`(t.queue_id = ANY(${p(q.queuesIds)}::int[])${q.includeNotQueueDefined === false ? '' : ' OR t.queue_id IS NULL'})`);
   if (q.whatsappIds?.length) filters.push(`t.channel_id = ANY(${p(q.whatsappIds)}::int[])`);
   if (q.selectedUser) filters.push(`t.user_id = ${p(q.selectedUser)}`);
   if (q.isNotAssignedUser) filters.push('t.user_id IS NULL');
@@ -40,12 +40,17 @@ export async function listTickets(kernel: Kernel, who: ResolvedPrincipal, q: Tic
       `(EXISTS (SELECT 1 FROM contacts sc WHERE sc.id = t.contact_id AND (lower(sc.name) LIKE ${p(`%${escapeLike(term)}%`)}${digits.length >= 3 ? ` OR sc.number LIKE ${p(`%${digits}%`)}` : ''})) OR t.protocol = ${p(q.searchParam)})`,
     );
   }
-  const common = filters.join(' AND ');
+  // Without the queue filter: the page splits it into one index range per queue (below).
+  const commonNoQueue = filters.join(' AND ');
   const listParams = [...params];
   const lp = (x: unknown) => {
     listParams.push(x);
     return `$${listParams.length}`;
   };
+  const queueFilter = (bind: (x: unknown) => string) =>
+    q.queuesIds?.length ? `(t.queue_id = ANY(${bind(q.queuesIds)}::int[])${q.includeNotQueueDefined === false ? '' : ' OR t.queue_id IS NULL'})` : undefined;
+  const countQueue = queueFilter(p);
+  const common = countQueue ? `${commonNoQueue} AND ${countQueue}` : commonNoQueue;
   let keyset = '';
   let offset = '';
   if (q.cursor) {
@@ -57,8 +62,15 @@ export async function listTickets(kernel: Kernel, who: ResolvedPrincipal, q: Tic
   }
   // Each status is its own index range: page it separately (an index scan that stops after
   // limit+1 rows), merge, then join names only for the rows of the page.
-  const branches = statuses.map(
-    (st) => `(SELECT t.id, t.last_message_at FROM tickets t WHERE t.tenant_id = $1 AND t.status = ${lp(st)} AND ${common}${keyset}
+  // A queue filter of a few queues becomes one range per (status, queue) on tickets_queue_idx:
+  // filtering the status range instead reads every ticket of the other queues first.
+  const perQueue = q.queuesIds?.length && q.queuesIds.length <= 10
+    ? [...q.queuesIds.map((id) => `t.queue_id = ${lp(id)}`), ...(q.includeNotQueueDefined === false ? [] : ['t.queue_id IS NULL'])]
+    : undefined;
+  const listQueue = perQueue ? undefined : queueFilter(lp);
+  const ranges = statuses.flatMap((st) => (perQueue ?? [listQueue]).map((qf) => ({ st, qf })));
+  const branches = ranges.map(
+    ({ st, qf }) => `(SELECT t.id, t.last_message_at FROM tickets t WHERE t.tenant_id = $1 AND t.status = ${lp(st)} AND ${qf ? `${qf} AND ` : ''}${commonNoQueue}${keyset}
       ORDER BY t.last_message_at DESC, t.id DESC LIMIT ${limit + 1 + (offset ? (q.pageNumber! - 1) * limit : 0)})`,
   );
   const listSql = `WITH page AS (SELECT * FROM (${branches.join(' UNION ALL ')}) u ORDER BY last_message_at DESC, id DESC LIMIT ${limit + 1}${offset})
@@ -71,7 +83,13 @@ export async function listTickets(kernel: Kernel, who: ResolvedPrincipal, q: Tic
       count(*) FILTER (WHERE t.status = 'pending' AND t.unread_messages > 0)::int AS pending_unread,
       (SELECT count(*)::int FROM (SELECT 1 FROM tickets t WHERE t.tenant_id = $1 AND t.status = 'closed' AND ${common} LIMIT ${CLOSED_COUNT_CAP + 1}) x) AS closed
     FROM tickets t WHERE t.tenant_id = $1 AND t.status IN ('open','pending') AND ${common}`;
-  const [list, counts] = await Promise.all([kernel.db.pool.query<TicketRow>(listSql, listParams), kernel.db.pool.query(countSql, params)]);
+  // Named statements: each filter combination is one SQL shape, planned once per connection
+  // instead of on every request (planning these joins and unions costs more than running them).
+  const [list, counts] = await Promise.all([
+    // (Offset pages inline their offset, so they stay unnamed: names must not grow without bound.)
+    kernel.db.pool.query<TicketRow>({ name: offset ? undefined : statementName('tl', listSql), text: listSql, values: listParams }),
+    kernel.db.pool.query({ name: statementName('tc', countSql), text: countSql, values: params }),
+  ]);
   const rows = list.rows.slice(0, limit);
   const hasMore = list.rows.length > limit;
   const last = rows[rows.length - 1];
@@ -85,6 +103,10 @@ export async function listTickets(kernel: Kernel, who: ResolvedPrincipal, q: Tic
     counts: { open: c.open, pending: c.pending, closed: Math.min(c.closed, CLOSED_COUNT_CAP), closedCapped: c.closed > CLOSED_COUNT_CAP },
     unread: { open: c.open_unread, pending: c.pending_unread },
   };
+}
+
+function statementName(prefix: string, sql: string): string {
+  return `${prefix}_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`;
 }
 
 export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
