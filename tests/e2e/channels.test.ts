@@ -248,4 +248,20 @@ describe('channel screens in the browser', () => {
     await expect.poll(() => table.textContent(), { timeout: 10_000 }).not.toContain('Telegram Vendas');
     expect(await table.textContent()).toContain('Atendimento Padaria');
   }, 240_000);
+
+  it('a channel type whose plugin the tenant switched off is neither offered nor creatable', async () => {
+    const owner = await t.loginAs('admin');
+    const offered = async () => ((await t.app.inject({ method: 'GET', url: '/api/channels/types', headers: owner.headers })).json() as { type: string }[]).map((x) => x.type);
+    expect(await offered()).toContain('sandbox');
+    const off = await t.app.inject({ method: 'PUT', url: '/api/plugins/channel-sandbox/enabled', headers: owner.headers, payload: { enabled: false } });
+    expect(off.statusCode, off.body).toBe(200);
+    // Each node caches the choice for 2 s.
+    await until(async () => !(await offered()).includes('sandbox'), 10_000, 'sandbox gone from the types');
+    expect(await offered()).toContain('telegram');
+    const refused = await t.app.inject({ method: 'POST', url: '/api/channels', headers: owner.headers, payload: { type: 'sandbox', name: 'Não pode' } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toBe('ERR_SAVING_CHANNEL');
+    // Another tenant still has it.
+    expect(((await t.app.inject({ method: 'GET', url: '/api/channels/types', headers: admin.headers })).json() as { type: string }[]).map((x) => x.type)).toContain('sandbox');
+  }, 60_000);
 });
