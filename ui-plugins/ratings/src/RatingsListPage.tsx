@@ -56,7 +56,7 @@ export default function RatingsListPage() {
         <DateInputBR size="xs" w={130} placeholder={t('to')} aria-label={t('to')} value={to} onChange={(v) => page1(() => setTo(v))} />
         <Select size="xs" w={180} placeholder={t('allUsers')} clearable searchable data={(users.data ?? []).map((u) => ({ value: String(u.id), label: u.name }))} value={userId} onChange={(v) => page1(() => setUserId(v))} comboboxProps={{ withinPortal: true }} aria-label={t('user')} />
         <Select size="xs" w={160} placeholder={t('allQueues')} clearable data={(queues.data ?? []).map((q) => ({ value: String(q.id), label: q.name }))} value={queueId} onChange={(v) => page1(() => setQueueId(v))} comboboxProps={{ withinPortal: true }} aria-label={t('queue')} />
-        <Select size="xs" w={170} placeholder={t('allScores')} clearable data={SCORES.map((s) => ({ value: String(s), label: `${s} · ${label(s)}` }))} value={score} onChange={(v) => page1(() => setScore(v))} comboboxProps={{ withinPortal: true }} aria-label={t('score')} />
+        <Select size="xs" w={170} placeholder={t('allScores')} clearable data={SCORES.map((s) => ({ value: String(s), label: `${s} · ${label(s)}` }))} value={score} onChange={(v) => page1(() => setScore(v))} comboboxProps={{ withinPortal: true }} aria-label={t('score')} data-testid="rating-filter-score" />
       </Group>
 
       <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md">
