@@ -133,8 +133,8 @@ export async function loginAnswer(base: string, email: string, password: string)
 }
 
 /**
- * Seeds `count` open tickets (each with its contact and two messages) for
- * one agent in set-based SQL: 10k rows take well under a second, where the
+ * Seeds `count` open tickets (each with its contact, numbered after the
+ * agent so two agents' seeds never collide, and two messages) for one agent in set-based SQL: 10k rows take well under a second, where the
  * API would take minutes. Newest ticket has the highest id. Returns the ids.
  */
 export async function seedTickets(sql: pg.Pool, o: { tenantId: number; channelId: number; userId: number; count: number; status?: 'open' | 'pending' }): Promise<number[]> {
@@ -142,7 +142,7 @@ export async function seedTickets(sql: pg.Pool, o: { tenantId: number; channelId
   const { rows } = await sql.query<{ id: number }>(
     `WITH c AS (
        INSERT INTO contacts (tenant_id, name, number)
-       SELECT $1, 'Cliente ' || lpad(g::text, 5, '0'), (5511800000000 + g)::text FROM generate_series(1, $4::int) g
+       SELECT $1, 'Cliente ' || lpad(g::text, 5, '0'), (5510000000000 + $3::bigint * 100000 + g)::text FROM generate_series(1, $4::int) g
        RETURNING id, number
      ), t AS (
        INSERT INTO tickets (tenant_id, contact_id, channel_id, user_id, status, unread_messages, last_message, last_message_at, created_at, updated_at)
