@@ -68,7 +68,7 @@ export default function BusinessHoursPage() {
     <TextInput
       type="time"
       size="xs"
-      w={104}
+      w={124}
       aria-label={`${dayName(d.day, i18n.language)} ${t(key)}`}
       value={d[key] ?? ''}
       disabled={d.type !== 'H'}
@@ -84,7 +84,7 @@ export default function BusinessHoursPage() {
         description={t('description')}
         actions={data && (
           <Group gap="xs">
-            <Badge variant="light" color="gray" leftSection={<IconWorld size={12} />} size="lg">{data.timezone}</Badge>
+            <Badge variant="light" color="gray" leftSection={<IconWorld size={12} />} size="lg" tt="none">{data.timezone}</Badge>
             <Badge variant="light" color={data.openNow ? 'teal' : 'red'} size="lg" data-testid="hours-open-now">{data.openNow ? t('openNow') : t('closedNow')}</Badge>
           </Group>
         )}

@@ -45,7 +45,7 @@ export default function RatingsListPage() {
     { key: 'contact', title: t('contact'), render: (r) => (<Stack gap={0}><Text size="sm" fw={500}>{r.contactName}</Text>{r.protocol && <Text size="xs" c="dimmed">{t('protocol', { n: r.protocol })}</Text>}</Stack>) },
     { key: 'user', title: t('user'), width: 160, render: (r) => <Text size="sm">{r.userName ?? '—'}</Text> },
     { key: 'queue', title: t('queue'), width: 140, render: (r) => <Text size="sm" c="dimmed">{r.queueName ?? '—'}</Text> },
-    { key: 'value', title: t('score'), width: 150, render: (r) => <Badge color={SCORE_COLOR[r.value]} variant="light" leftSection={<IconStarFilled size={10} />} data-testid="rating-score">{`${r.value} · ${label(r.value)}`}</Badge> },
+    { key: 'value', title: t('score'), width: 190, render: (r) => <Badge color={SCORE_COLOR[r.value]} variant="light" leftSection={<IconStarFilled size={10} />} data-testid="rating-score">{`${r.value} · ${label(r.value)}`}</Badge> },
     { key: 'attempts', title: t('attempts'), width: 90, align: 'right', render: (r) => <Text size="sm">{r.attempts}</Text> },
   ];
 
