@@ -59,7 +59,7 @@ export async function runIngestBench(opts: IngestBenchOptions): Promise<boolean>
   const channels = (await pool.query<BenchChannel>('SELECT id, tenant_id FROM channels ORDER BY id')).rows;
 
   const child = fork(path.join(import.meta.dirname, '_server.ts'), [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...(process.env.ATENDE_BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.ATENDE_BENCH_PROF] : [])],
     env: { ...process.env, ...opts.env, DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', ATENDE_ADMIN_EMAIL: 'root@bench.local', ATENDE_ADMIN_PASSWORD: 'Bench#2026x' },
   });
   const base = await new Promise<string>((resolve) => child.on('message', (m: { url: string }) => resolve(m.url)));
