@@ -123,7 +123,7 @@ export default function TicketPanelPage() {
         </Stack>
       ),
     },
-    { key: 'status', title: t('admin.panel.status'), width: 120, render: (r) => <Badge variant="light" radius="sm" color={STATUS_COLOR[r.status]}>{t(`admin.panel.statuses.${r.status}`)}</Badge> },
+    { key: 'status', title: t('admin.panel.status'), width: 140, render: (r) => <Badge variant="light" radius="sm" color={STATUS_COLOR[r.status]}>{t(`admin.panel.statuses.${r.status}`)}</Badge> },
     { key: 'queue', title: t('admin.panel.queue'), width: 170, render: (r) => (r.queue ? <ColorName color={r.queue.color} name={r.queue.name ?? ''} /> : <Text size="sm" c="dimmed">{t('admin.panel.noQueue')}</Text>) },
     { key: 'user', title: t('admin.panel.user'), width: 160, render: (r) => <Text size="sm" c={r.user ? undefined : 'dimmed'}>{r.user?.name ?? t('admin.panel.unassigned')}</Text> },
     { key: 'channel', title: t('admin.panel.channel'), width: 110, render: (r) => <Text size="sm" c="dimmed">{r.channel ?? '—'}</Text> },
