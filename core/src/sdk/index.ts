@@ -10,7 +10,8 @@ export type * from './types.ts';
 export * from './channel.ts';
 export { AppError, ERRORS, type ErrorCode } from '../errors.ts';
 export { defineEntity } from '@mikro-orm/core';
-export { z } from 'zod';
+import { z } from 'zod';
+export { z };
 export { tenantFilter } from '../db/tenant-filter.ts';
 
 /** Declares a plugin. Returns the definition unchanged; exists for type inference and validation. */
@@ -21,3 +22,22 @@ export function definePlugin(def: PluginDefinition): PluginDefinition {
   }
   return def;
 }
+
+/**
+ * An optional date in a query string (`?from=2026-11-01`, any format `Date`
+ * parses): a `Date`, or the 400 'Data inválida' for text that is not a date.
+ * One schema for every plugin's date filters.
+ */
+export const queryDate = z
+  .string()
+  .max(40)
+  .optional()
+  .transform((v, c) => {
+    if (!v) return undefined;
+    const d = new Date(v);
+    if (Number.isNaN(d.getTime())) {
+      c.addIssue({ code: 'custom', message: 'Data inválida' });
+      return z.NEVER;
+    }
+    return d;
+  });

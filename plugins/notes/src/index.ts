@@ -1,4 +1,4 @@
-import { AppError, definePlugin, z } from '@atende/core/sdk';
+import { AppError, definePlugin, queryDate, z } from '@atende/core/sdk';
 
 /**
  * Notes (core.md §3 "Note: text, user, ticket, date"). The kernel already
@@ -12,26 +12,12 @@ import { AppError, definePlugin, z } from '@atende/core/sdk';
 const INT = 2_147_483_647;
 const PAGE = 50;
 
-const dateParam = z
-  .string()
-  .max(40)
-  .optional()
-  .transform((v, c) => {
-    if (!v) return undefined;
-    const d = new Date(v);
-    if (Number.isNaN(d.getTime())) {
-      c.addIssue({ code: 'custom', message: 'Data inválida' });
-      return z.NEVER;
-    }
-    return d;
-  });
-
 export const notesQuery = z.object({
   search: z.string().max(200).optional(),
   userId: z.coerce.number().int().positive().max(INT).optional(),
   ticketId: z.coerce.number().int().positive().max(INT).optional(),
-  from: dateParam,
-  to: dateParam,
+  from: queryDate,
+  to: queryDate,
   /** Id of the last note of the previous page (newest first). */
   before: z.string().regex(/^\d{1,18}$/).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(PAGE),

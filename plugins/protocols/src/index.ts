@@ -1,4 +1,4 @@
-import { AppError, definePlugin, z } from '@atende/core/sdk';
+import { AppError, definePlugin, queryDate, z } from '@atende/core/sdk';
 
 /**
  * Protocols (core.md §3 "Protocol: number, user, ticket, date"). The kernel
@@ -11,27 +11,13 @@ import { AppError, definePlugin, z } from '@atende/core/sdk';
 const INT = 2_147_483_647;
 const PAGE = 50;
 
-const dateParam = z
-  .string()
-  .max(40)
-  .optional()
-  .transform((v, c) => {
-    if (!v) return undefined;
-    const d = new Date(v);
-    if (Number.isNaN(d.getTime())) {
-      c.addIssue({ code: 'custom', message: 'Data inválida' });
-      return z.NEVER;
-    }
-    return d;
-  });
-
 export const protocolsQuery = z.object({
   /** Protocol digits (any part), contact name or number. */
   search: z.string().max(120).optional(),
   userId: z.coerce.number().int().positive().max(INT).optional(),
   status: z.enum(['open', 'pending', 'closed']).optional(),
-  from: dateParam,
-  to: dateParam,
+  from: queryDate,
+  to: queryDate,
   /** Ticket id of the last row of the previous page (newest first: ticket ids grow with creation). */
   before: z.coerce.number().int().positive().max(INT).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(PAGE),
