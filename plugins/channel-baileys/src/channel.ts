@@ -77,6 +77,12 @@ interface Session {
   ready: Deferred<void>;
   /** Inbound work runs in arrival order. */
   queue: Promise<void>;
+  /**
+   * Connection updates are applied one after another: each writes the channel's status, and
+   * on a busy machine a 'connecting' write could otherwise land after the 'open' that followed it
+   * and leave a linked channel showing "Abrindo".
+   */
+  statusQueue: Promise<void>;
   groups: Map<string, { subject?: string; at: number }>;
   /** Ids this session sent: Baileys echoes them as `messages.upsert`, and they are already in the kernel. */
   sentIds: Set<string>;
@@ -225,6 +231,7 @@ export class BaileysChannel {
       qrShown: false,
       ready: deferred(),
       queue: Promise.resolve(),
+      statusQueue: Promise.resolve(),
       groups: new Map(),
       sentIds: new Set(),
       onWhatsApp: new Map(),
@@ -269,7 +276,10 @@ export class BaileysChannel {
       s.auth!.saveCreds().catch((err) => this.lostLease(s, err));
     });
     sock.ev.on('connection.update', (u) => {
-      if (live()) void this.onConnection(s, gen, u).catch((err) => this.ctx.logger.warn({ channelId: channel.id, err: (err as Error).message }, 'baileys status update failed'));
+      if (!live()) return;
+      s.statusQueue = s.statusQueue
+        .then(() => (s.generation === gen ? this.onConnection(s, gen, u) : undefined))
+        .catch((err) => this.ctx.logger.warn({ channelId: channel.id, err: (err as Error).message }, 'baileys status update failed'));
     });
     sock.ev.on('messages.upsert', ({ messages, type }) => {
       if (!live()) return;
