@@ -94,9 +94,18 @@ describe('WABA channel settings (administration.md §3, §5)', () => {
     expect(row.secretsSet).toEqual(['accessToken', 'appSecret']);
     expect(JSON.stringify(row)).not.toContain(api.token);
     expect(JSON.stringify(row)).not.toContain(api.appSecret);
-    const edit = await t.app.inject({ method: 'PUT', url: `/api/channels/${id}`, headers: admin.headers, payload: { config: { verifyToken: '' }, secrets: { accessToken: '', appSecret: '' } } });
+    // What the channel form sends: the whole config it loaded, the verify token blanked, the write-only fields untouched (absent or blank).
+    const edit = await t.app.inject({ method: 'PUT', url: `/api/channels/${id}`, headers: admin.headers, payload: { config: { ...row.config, verifyToken: '' }, secrets: {} } });
     expect(edit.statusCode, edit.body).toBe(200);
     expect(edit.json().config.verifyToken).toBe(row.config.verifyToken);
+    expect(edit.json().secretsSet).toEqual(['accessToken', 'appSecret']);
+    const blank = await t.app.inject({ method: 'PUT', url: `/api/channels/${id}`, headers: admin.headers, payload: { config: { ...row.config, readReceipts: false }, secrets: { accessToken: '', appSecret: '' } } });
+    expect(blank.statusCode, blank.body).toBe(200);
+    expect(blank.json()).toMatchObject({ config: { verifyToken: row.config.verifyToken, readReceipts: false }, secretsSet: ['accessToken', 'appSecret'] });
+    // A required id the admin cleared is cleared, so the save is refused instead of quietly keeping the old one.
+    const cleared = await t.app.inject({ method: 'PUT', url: `/api/channels/${id}`, headers: admin.headers, payload: { config: { ...row.config, businessAccountId: '' } } });
+    expect(cleared.statusCode).toBe(400);
+    expect(cleared.json()).toMatchObject({ error: 'ERR_WABA_INVALID', field: 'businessAccountId' });
     const info = (await t.app.inject({ method: 'GET', url: `/api/plugins/channel-waba/channels/${id}/webhook`, headers: admin.headers })).json();
     expect(info).toEqual({ path: `/api/plugins/channel-waba/webhook/${id}`, callbackUrl: null, verifyToken: row.config.verifyToken });
     await t.app.inject({ method: 'DELETE', url: `/api/channels/${id}`, headers: admin.headers });

@@ -109,6 +109,45 @@ describe('channel form', () => {
     expect(edit.json()).toMatchObject({ birthdayHour: 9, secretsSet: [], switches: { webPush: false, autoEvaluation: true } });
   });
 
+  it('editing: a provider field the admin cleared or left out is cleared, while untouched write-only secrets keep their value', async () => {
+    const { id, customer } = await sandbox('Edição', { config: { failWhenBodyContains: 'PROIBIDO', deliveredAfterMs: 0, readAfterMs: 600_000 }, secrets: { apiKey: 'segredo-guardado' } });
+    const { ticketId } = await customer('edit-1', '5511955550001', 'Oi');
+    expect((await api('PUT', `/api/tickets/${ticketId}`, admin, { status: 'open' })).statusCode).toBe(200);
+    const statusOf = async (messageId: string) => {
+      const msgs = (await api('GET', `/api/messages/${ticketId}`, admin)).json().messages as { id: string; status: string }[];
+      return msgs.find((m) => m.id === messageId)?.status;
+    };
+    const refused = (await api('POST', `/api/messages/${ticketId}`, admin, { body: 'PROIBIDO antes' })).json().id as string;
+    await until(async () => (await statusOf(refused)) === 'failed');
+
+    // The form as the shell sends it: the whole config it loaded, the text field blanked, the delay removed, no secret typed.
+    const form = (await api('GET', `/api/channels/${id}`, admin)).json() as { name: string; config: Record<string, unknown>; secretsSet: string[] };
+    expect(form.config).toEqual({ failWhenBodyContains: 'PROIBIDO', deliveredAfterMs: 0, readAfterMs: 600_000 });
+    const { readAfterMs: _removed, ...rest } = form.config;
+    const edit = await api('PUT', `/api/channels/${id}`, admin, { name: form.name, config: { ...rest, failWhenBodyContains: '' }, secrets: {} });
+    expect(edit.statusCode, edit.body).toBe(200);
+    expect(edit.json()).toMatchObject({ config: { deliveredAfterMs: 0 }, secretsSet: ['apiKey'] });
+    expect(edit.json().config).toEqual({ deliveredAfterMs: 0 });
+    expect((await api('GET', `/api/channels/${id}`, admin)).json().config).toEqual({ deliveredAfterMs: 0 });
+
+    // The cleared filter no longer refuses: the same text now reaches the customer.
+    const sent = (await api('POST', `/api/messages/${ticketId}`, admin, { body: 'PROIBIDO depois' })).json().id as string;
+    const outbox = await until(async () => {
+      const o = (await api('GET', `/api/plugins/channel-sandbox/channels/${id}/outbox`, admin)).json() as { body: string }[];
+      return o.some((m) => m.body === 'PROIBIDO depois') ? o : undefined;
+    });
+    expect(outbox.map((m) => m.body)).not.toContain('PROIBIDO antes');
+    expect(await statusOf(sent)).not.toBe('failed');
+
+    // null clears too; a blank secret keeps the saved one; an edit without config leaves the config alone.
+    const again = await api('PUT', `/api/channels/${id}`, admin, { config: { deliveredAfterMs: null, readAfterMs: 5 }, secrets: { apiKey: '  ' } });
+    expect(again.json()).toMatchObject({ config: { readAfterMs: 5 }, secretsSet: ['apiKey'] });
+    expect(again.json().config).toEqual({ readAfterMs: 5 });
+    expect((await t.sql.query('SELECT secrets FROM channels WHERE id = $1', [id])).rows[0].secrets.apiKey).toBe('segredo-guardado');
+    const other = await api('PUT', `/api/channels/${id}`, admin, { farewellMessage: 'Tchau' });
+    expect(other.json().config).toEqual({ readAfterMs: 5 });
+  });
+
   it('refuses bad settings with catalogue codes', async () => {
     const bad = async (payload: Record<string, unknown>, code: string) => {
       const r = await api('POST', '/api/channels', admin, { type: 'sandbox', name: 'Ruim', ...payload });

@@ -54,7 +54,7 @@ export const channelCreateBody = z
     proxy: proxyBody.nullable().optional(),
     /** Voice-provider tokens, comma separated. */
     wavoipTokens: z.string().max(8000).nullable().optional(),
-    /** The adapter's non-secret settings. */
+    /** The adapter's non-secret settings, whole: on edit it replaces the stored ones; null or blank values clear a field. */
     config: jsonRecord.optional(),
     /** The adapter's credentials: a value sets, null removes, blank or absent keeps. */
     secrets: z.record(z.string().max(100), z.string().max(8192).nullable()).optional(),
@@ -91,6 +91,9 @@ export function parseTranscriptionConfig(v: string | Record<string, unknown>): R
   throw new AppError('ERR_INVALID_JSON');
 }
 
+/** What a cleared form field arrives as: null, or text with nothing but spaces. */
+const isCleared = (v: unknown) => v === null || v === undefined || (typeof v === 'string' && v.trim() === '');
+
 function validProxyUrl(url: string): boolean {
   try {
     return ['http:', 'https:', 'socks:', 'socks4:', 'socks5:'].includes(new URL(url).protocol);
@@ -100,10 +103,14 @@ function validProxyUrl(url: string): boolean {
 }
 
 /**
- * Merges a form into the stored config and secrets: switches and proxy into
- * their kernel keys, the adapter's settings beside them, credentials into
- * secrets (blank keeps, null removes). Refuses kernel keys in the adapter's
- * part and a proxy on a channel type that would ignore it.
+ * Applies a form to the stored config and secrets: switches and proxy into
+ * their kernel keys; the adapter's settings, when sent, replace the stored
+ * ones (the form always sends its whole `config`, so a field the admin left
+ * out, blanked or nulled is cleared rather than silently kept); credentials
+ * into secrets, where blank or absent keeps (the form never sees a saved
+ * secret, so an untouched field arrives blank) and null removes. Refuses
+ * kernel keys in the adapter's part and a proxy on a channel type that
+ * would ignore it.
  */
 export function mergeSettings(
   adapter: ChannelAdapter,
@@ -114,7 +121,10 @@ export function mergeSettings(
   const secrets = { ...current.secrets };
   for (const k of Object.keys(b.config ?? {})) if (KERNEL_CONFIG_KEYS.includes(k)) throw new AppError('ERR_VALIDATION', { details: `config.${k} é reservado; use o campo ${k}` });
   for (const k of Object.keys(b.secrets ?? {})) if (KERNEL_SECRET_KEYS.includes(k)) throw new AppError('ERR_VALIDATION', { details: `secrets.${k} é reservado` });
-  if (b.config) Object.assign(config, b.config);
+  if (b.config) {
+    for (const k of Object.keys(config)) if (!KERNEL_CONFIG_KEYS.includes(k)) delete config[k];
+    for (const [k, v] of Object.entries(b.config)) if (!isCleared(v)) config[k] = v;
+  }
   for (const [k, v] of Object.entries(b.secrets ?? {})) {
     if (v === null) delete secrets[k];
     else if (v.trim() !== '') secrets[k] = v.trim();
