@@ -47,7 +47,27 @@ export function createLogger(config: Pick<AtendeConfig, 'logLevel'>): Logger {
   return pino({ level: config.logLevel, redact });
 }
 
+/**
+ * A parsed JSON value with every NUL removed from its strings and keys (PostgreSQL text
+ * cannot hold them). A key that only becomes `__proto__` or `constructor` once stripped is
+ * dropped, as the parser refuses those keys outright.
+ */
+function withoutNul(v: unknown): unknown {
+  if (typeof v === 'string') return v.replaceAll('\u0000', '');
+  if (Array.isArray(v)) return v.map(withoutNul);
+  if (v && typeof v === 'object') {
+    return Object.fromEntries(
+      Object.entries(v)
+        .map(([k, x]) => [k.replaceAll('\u0000', ''), x] as const)
+        .filter(([k]) => k !== '__proto__' && k !== 'constructor')
+        .map(([k, x]) => [k, withoutNul(x)]),
+    );
+  }
+  return v;
+}
+
 /** Kernel migration modules in dependency order, then each plugin's in plugin dependency order. */
+
 export function migrationPlan(plugins: PluginDefinition[]): MigrationModule[] {
   return [
     ...kernelModules.map((m) => ({ module: `core:${m.name}`, migrations: m.migrations })),
@@ -153,14 +173,20 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
   installErrorHandler(app);
   // JSON bodies: Fastify's own parser (prototype-poisoning safe), keeping the raw bytes on
   // `req.rawBody` for webhook signatures, and refusing NUL characters, which PostgreSQL
-  // cannot store in text and which no legitimate client sends.
+  // cannot store in text and which no legitimate client of our API sends. A provider's
+  // webhook (`config.webhook`) is the exception: refusing it would make the provider
+  // redeliver the same body forever and the customer's message would be lost, so there
+  // the NULs are stripped from the parsed strings; the signature covers `rawBody`, untouched.
   const defaultJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
     const raw = body as Buffer;
     req.rawBody = raw;
     if (raw.length === 0) return done(null, undefined);
     const text = raw.toString('utf8');
-    if (text.includes('\\u0000') || text.includes('\u0000')) return done(new AppError('ERR_VALIDATION', { details: 'caractere nulo não é permitido' }), undefined);
+    if (text.includes('\\u0000') || text.includes('\u0000')) {
+      if (req.routeOptions.config?.webhook) return defaultJson(req, text, (err, parsed) => (err ? done(err, undefined) : done(null, withoutNul(parsed))));
+      return done(new AppError('ERR_VALIDATION', { details: 'caractere nulo não é permitido' }), undefined);
+    }
     defaultJson(req, text, done);
   });
 

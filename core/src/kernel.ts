@@ -80,6 +80,12 @@ declare module 'fastify' {
     access?: RouteAccess;
     /** Set by the plugin host on routes a plugin registers. */
     pluginId?: string;
+    /**
+     * The route receives a provider's webhook (verified by its own signature over `rawBody`):
+     * NUL characters in the JSON are stripped from the parsed strings instead of refused with
+     * a 400, which the provider would redeliver forever.
+     */
+    webhook?: boolean;
   }
   interface FastifyInstance {
     kernel: Kernel;

@@ -167,7 +167,7 @@ export default definePlugin({
      * 2xx only once the message is durably stored (a failure to store is a 5xx
      * so the sender retries); a replay is answered 200 as a duplicate.
      */
-    ctx.http.post('/webhook/:channelId', { config: { access: { public: true } }, schema: { params: z.object({ channelId: z.coerce.number().int().positive().max(2_147_483_647) }) } }, async (req, reply) => {
+    ctx.http.post('/webhook/:channelId', { config: { access: { public: true }, webhook: true }, schema: { params: z.object({ channelId: z.coerce.number().int().positive().max(2_147_483_647) }) } }, async (req, reply) => {
       const { channelId } = req.params as { channelId: number };
       const channel = await sandboxChannel(ctx, channelId);
       const raw = req.rawBody ?? Buffer.alloc(0);

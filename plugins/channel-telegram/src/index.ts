@@ -420,7 +420,7 @@ function telegramPlugin() {
        * wrong or missing token is a 401 with nothing written; an update is
        * answered 2xx only once stored, so a failure makes Telegram retry.
        */
-      ctx.http.post('/webhook/:channelId', { config: { access: { public: true } }, schema: { params } }, async (req) => {
+      ctx.http.post('/webhook/:channelId', { config: { access: { public: true }, webhook: true }, schema: { params } }, async (req) => {
         const { channelId } = req.params as z.infer<typeof params>;
         const found = await ctx.channels.find(channelId);
         const channel = found?.type === 'telegram' ? found : undefined;

@@ -470,7 +470,7 @@ function wabaPlugin() {
        * written; the answer is 2xx only once every message is stored, so a
        * failure makes Meta deliver again.
        */
-      ctx.http.post('/webhook/:channelId', { config: { access: { public: true } }, schema: { params } }, async (req, reply) => {
+      ctx.http.post('/webhook/:channelId', { config: { access: { public: true }, webhook: true }, schema: { params } }, async (req, reply) => {
         const { channelId } = req.params as z.infer<typeof params>;
         const channel = await channelOf(channelId);
         if (!channel || !signatureValid(channel.secrets.appSecret as string | undefined, req.rawBody ?? Buffer.alloc(0), req.headers[SIGNATURE_HEADER])) throw new AppError('ERR_WEBHOOK_SIGNATURE');

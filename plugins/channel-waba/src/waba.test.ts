@@ -4,6 +4,7 @@ import { createTestApp, type TestApp, type TestUser } from '@atende/core/testing
 import { FakeGraphApi } from './fake-graph-api.ts';
 import { GraphError, toChannelError } from './graph.ts';
 import { buildPayloads, waMediaType } from './outbound.ts';
+import { signWebhook } from './webhook.ts';
 
 let t: TestApp;
 let admin: TestUser;
@@ -244,6 +245,37 @@ describe('WABA webhook, templates and messages', () => {
     expect((await api.deliver(callback, later)).status).toBe(200);
     const [m] = await messagesOf(channelId, `body = 'foto durante a queda'`);
     expect(m.media_type).toBe('image/png');
+  });
+
+  it('a notification whose JSON carries \\u0000 is accepted (signed over the raw bytes) and the message stored without the NUL, once', async () => {
+    const from = '5511987650077';
+    const note = api.inboundMessage({ from, name: 'Zé\u0000 Nulo', text: 'pedido\u0000 número 123' });
+    const raw = JSON.stringify(note);
+    expect(raw).toContain('\\u0000');
+    const res = await api.deliver(callback, raw);
+    expect(res.status, res.body).toBe(200);
+    const wamid = (note.entry[0].changes[0].value.messages![0] as { id: string }).id;
+    const [m] = await messagesOf(channelId, 'provider_id = $2', [wamid]);
+    expect(m.body).toBe('pedido número 123');
+    const contact = await t.sql.query(`SELECT c.name FROM contact_identities i JOIN contacts c ON c.id = i.contact_id WHERE i.kind = 'whatsapp' AND i.external_id = $1`, [from]);
+    expect(contact.rows[0].name).toBe('Zé Nulo');
+    // The agent sees it in the ticket.
+    const shown = (await t.app.inject({ method: 'GET', url: `/api/messages/${m.ticket_id}`, headers: admin.headers })).json();
+    expect(shown.messages.map((x: { body: string }) => x.body)).toContain('pedido número 123');
+    // Meta's redelivery of the same bytes is acknowledged and stored once.
+    expect((await api.deliver(callback, raw)).status).toBe(200);
+    expect(await messagesOf(channelId, 'provider_id = $2', [wamid])).toHaveLength(1);
+    // The signature still guards the bytes: the same body altered is refused with nothing stored.
+    const before = await counts();
+    const forged = api.inboundMessage({ from, text: 'forjada\u0000' });
+    const bad = await api.deliver(callback, JSON.stringify(forged), { signature: signWebhook(api.appSecret, raw) });
+    expect(bad.status).toBe(401);
+    expect(JSON.parse(bad.body).error).toBe('ERR_WEBHOOK_SIGNATURE');
+    expect(await counts()).toEqual(before);
+    // An ordinary API body with a NUL is still refused.
+    const typed = await t.app.inject({ method: 'POST', url: `/api/messages/${m.ticket_id}`, headers: { ...admin.headers, 'content-type': 'application/json' }, payload: JSON.stringify({ body: 'resposta\u0000' }) });
+    expect(typed.statusCode).toBe(400);
+    expect(typed.json().error).toBe('ERR_VALIDATION');
   });
 
   it('agent replies with link previews and reply buttons, status callbacks move acks forward and a failure keeps Meta\'s reason', async () => {
