@@ -74,6 +74,80 @@ describe('scheduled messages', () => {
     expect(cancelLate.json().error).toBe('ERR_SCHEDULE_NOT_PENDING');
   });
 
+  it('a contact without a ticket: the scheduler sees and manages the message, and at its time it goes out on a ticket they see', async () => {
+    const sup = await t.loginAs('super', admin.tenantId);
+    const carla = (await inject(admin, 'POST', '/api/contacts', { name: 'Carla Nunes', number: '5511966665555' })).json();
+    const res = await inject(sup, 'POST', '/api/messagesSchedule', { contactId: carla.id, body: 'Olá {{firstName}}, seu pedido chegou', scheduleDate: inMinutes(10) });
+    expect(res.statusCode, res.body).toBe(201);
+    const s = res.json();
+    expect(s).toMatchObject({ contactId: carla.id, channelId, state: 'scheduled', userId: sup.id });
+
+    // Listed in /agendamentos, and in the scheduled list of a ticket the scheduler can open.
+    const listed = (await inject(sup, 'GET', `/api/scheduleMessages?contactId=${carla.id}`)).json();
+    expect(listed.schedules.map((x: { id: string; state: string }) => [x.id, x.state])).toEqual([[s.id, 'scheduled']]);
+    const holder = await inject(sup, 'GET', `/api/tickets/${s.ticketId}`);
+    expect(holder.statusCode, holder.body).toBe(200);
+    expect(holder.json()).toMatchObject({ status: 'schedule', userId: sup.id });
+    expect((await inject(sup, 'GET', `/api/messages/${s.ticketId}`)).json().messagesOffLine.map((m: { id: string }) => m.id)).toEqual([s.id]);
+    expect((await inject(sup, 'GET', '/api/tickets?status=schedule')).json().tickets.map((x: { id: number }) => x.id)).toContain(s.ticketId);
+    // Managed there: edited before it goes.
+    expect((await inject(sup, 'PUT', `/api/messagesSchedule/${s.id}`, { body: 'Olá {{firstName}}, seu pedido chegou!' })).statusCode).toBe(200);
+
+    expect((await t.dispatchScheduled(new Date(s.scheduleDate))).dispatched).toBe(1);
+    const sent = await until(async () => (await outbox(admin)).find((m) => m.body === 'Olá Carla, seu pedido chegou!'));
+    expect(sent.to).toBe('5511966665555');
+
+    // The conversation is now an open ticket in the scheduler's list, with the message in it.
+    const mine = (await inject(sup, 'GET', '/api/tickets')).json().tickets as { id: number; status: string; userId: number | null; contactId: number }[];
+    expect(mine.find((x) => x.contactId === carla.id)).toMatchObject({ id: s.ticketId, status: 'open', userId: sup.id });
+    const msgs = await until(async () => {
+      const r = (await inject(sup, 'GET', `/api/messages/${s.ticketId}`)).json();
+      return r.messages.some((m: { id: string; status: string }) => m.id === s.id && m.status !== 'pending') ? r : undefined;
+    });
+    expect(msgs.messages.map((m: { body: string }) => m.body)).toEqual(['Olá Carla, seu pedido chegou!']);
+    expect(msgs.messagesOffLine).toEqual([]);
+    // The customer's answer lands beside it.
+    const reply = await inject(admin, 'POST', `/api/plugins/channel-sandbox/channels/${channelId}/simulate`, { from: { id: '5511966665555', number: '5511966665555', name: 'Carla Nunes' }, body: 'Obrigada!' });
+    expect(reply.statusCode, reply.body).toBe(200);
+    expect(reply.json().ticketId).toBe(s.ticketId);
+  });
+
+  it('at dispatch a message waiting for a contact who has since written goes into that conversation', async () => {
+    const davi = (await inject(admin, 'POST', '/api/contacts', { name: 'Davi Rocha', number: '5511955554444' })).json();
+    const s = (await inject(admin, 'POST', '/api/messagesSchedule', { contactId: davi.id, body: 'Lembrete para o Davi', scheduleDate: inMinutes(20) })).json();
+    const later = (await inject(admin, 'POST', '/api/messagesSchedule', { contactId: davi.id, body: 'Segundo lembrete', scheduleDate: inMinutes(60) })).json();
+    expect(later.ticketId).toBe(s.ticketId);
+    // Davi writes first: his message opens a pending ticket of its own.
+    const inbound = (await inject(admin, 'POST', `/api/plugins/channel-sandbox/channels/${channelId}/simulate`, { from: { id: '5511955554444', number: '5511955554444', name: 'Davi Rocha' }, body: 'Oi, alguma novidade?' })).json();
+    expect(inbound.ticketId).not.toBe(s.ticketId);
+
+    expect((await t.dispatchScheduled(new Date(s.scheduleDate))).dispatched).toBe(1);
+    await until(async () => (await outbox(admin)).some((m) => m.body === 'Lembrete para o Davi'));
+    const msgs = (await inject(admin, 'GET', `/api/messages/${inbound.ticketId}`)).json();
+    expect(msgs.messages.map((m: { body: string }) => m.body).sort()).toEqual(['Lembrete para o Davi', 'Oi, alguma novidade?']);
+    // The later one waits in the same conversation; the empty holder is gone.
+    expect(msgs.messagesOffLine.map((m: { id: string }) => m.id)).toEqual([later.id]);
+    expect((await inject(admin, 'GET', `/api/messagesSchedule/${later.id}`)).json().ticketId).toBe(inbound.ticketId);
+    expect((await inject(admin, 'GET', `/api/tickets/${s.ticketId}`)).statusCode).toBe(404);
+    const list = (await inject(admin, 'GET', '/api/tickets')).json().tickets as { id: number; contactId: number }[];
+    expect(list.filter((x) => x.contactId === davi.id).map((x) => x.id)).toEqual([inbound.ticketId]);
+  });
+
+  it('a message waiting in a resolved ticket goes out on a new open ticket; the resolved one stays closed', async () => {
+    const eva = (await inject(admin, 'POST', '/api/contacts', { name: 'Eva Lima', number: '5511944443333' })).json();
+    const first = (await inject(admin, 'POST', `/api/plugins/channel-sandbox/channels/${channelId}/simulate`, { from: { id: '5511944443333', number: '5511944443333', name: 'Eva Lima' }, body: 'Obrigada, resolvido' })).json();
+    expect((await inject(admin, 'PUT', `/api/tickets/${first.ticketId}`, { status: 'closed' })).statusCode).toBe(200);
+    const s = (await inject(admin, 'POST', '/api/messagesSchedule', { contactId: eva.id, body: 'Como ficou, Eva?', scheduleDate: inMinutes(15) })).json();
+    expect(s.ticketId).toBe(first.ticketId);
+
+    expect((await t.dispatchScheduled(new Date(s.scheduleDate))).dispatched).toBe(1);
+    await until(async () => (await outbox(admin)).some((m) => m.body === 'Como ficou, Eva?'));
+    expect((await inject(admin, 'GET', `/api/tickets/${first.ticketId}`)).json().status).toBe('closed');
+    const open = ((await inject(admin, 'GET', '/api/tickets')).json().tickets as { id: number; contactId: number; status: string; userId: number | null }[]).find((x) => x.contactId === eva.id);
+    expect(open).toMatchObject({ status: 'open', userId: admin.id });
+    expect((await inject(admin, 'GET', `/api/messages/${open!.id}`)).json().messages.map((m: { body: string }) => m.body)).toEqual(['Como ficou, Eva?']);
+  });
+
   it('edits and cancels a waiting message; a cancelled one leaves the ticket list and is never sent', async () => {
     const s = (await inject(admin, 'POST', '/api/messagesSchedule', { contactId, body: 'Primeira versão', scheduleDate: inMinutes(30) })).json();
     const edited = await inject(admin, 'PUT', `/api/messagesSchedule/${s.id}`, { body: 'Versão revisada', scheduleDate: inMinutes(45), recurrence: 10, repetitions: 3 });

@@ -97,8 +97,11 @@ async function listScheduled(kernel: Kernel, tenantId: number, f: ScheduledFilte
  * The ticket a message to a contact goes into: the active one on that channel,
  * else the latest one, else a new ticket in `status` (a container nobody is
  * attending yet: 'schedule' for scheduled messages, 'closed' for notices).
+ * A `schedule` holder is assigned to whoever scheduled (`userId`), so they can
+ * open it and see its scheduled list (ticket visibility: everyone sees the
+ * tickets assigned to them); at dispatch it becomes a real ticket (scheduled.ts).
  */
-async function ticketForContact(sql: Sql, tenantId: number, contactId: number, channelId: number, status: 'schedule' | 'closed'): Promise<number> {
+async function ticketForContact(sql: Sql, tenantId: number, contactId: number, channelId: number, status: 'schedule' | 'closed', userId: number | null = null): Promise<number> {
   await lockKey(sql, `ticket:${tenantId}:${contactId}:${channelId}`);
   const r = await sql.query<{ id: number }>(
     `SELECT id FROM tickets WHERE tenant_id = $1 AND contact_id = $2 AND channel_id = $3
@@ -108,10 +111,10 @@ async function ticketForContact(sql: Sql, tenantId: number, contactId: number, c
   if (r.rows[0]) return r.rows[0].id;
   const protocol = await nextProtocol(sql, tenantId);
   const t = await sql.query<{ id: number }>(
-    `INSERT INTO tickets (tenant_id, contact_id, channel_id, status, protocol, closed_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-    [tenantId, contactId, channelId, status, protocol, status === 'closed' ? new Date() : null],
+    `INSERT INTO tickets (tenant_id, contact_id, channel_id, user_id, status, protocol, closed_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+    [tenantId, contactId, channelId, userId, status, protocol, status === 'closed' ? new Date() : null],
   );
-  await sql.query(`INSERT INTO ticket_logs (tenant_id, ticket_id, type, data) VALUES ($1, $2, 'created', $3)`, [tenantId, t.rows[0].id, JSON.stringify({ status })]);
+  await sql.query(`INSERT INTO ticket_logs (tenant_id, ticket_id, user_id, type, data) VALUES ($1, $2, $3, 'created', $4)`, [tenantId, t.rows[0].id, userId, JSON.stringify({ status, userId })]);
   return t.rows[0].id;
 }
 
@@ -158,7 +161,7 @@ export function agentTools(kernel: Kernel): AgentToolsPort {
     async schedule(actor, input) {
       if (!isFuture(input.scheduleDate)) throw new AppError('ERR_INVALID_DATE');
       const channelId = await channelForContact(kernel, actor.tenantId, input.contactId, input.channelId);
-      const ticketId = await withTx(kernel.db.pool, (sql) => ticketForContact(sql, actor.tenantId, input.contactId, channelId, 'schedule'));
+      const ticketId = await withTx(kernel.db.pool, (sql) => ticketForContact(sql, actor.tenantId, input.contactId, channelId, 'schedule', actor.userId));
       const m = await queueOutbound(kernel, {
         tenantId: actor.tenantId,
         ticketId,
