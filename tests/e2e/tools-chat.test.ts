@@ -67,7 +67,7 @@ run('agent tools in the browser', () => {
 
   // KNOWN FAILURE (2026-11-26): these screens crash for non-superadmin users with the shell's
   // route error "l is not a function" (see the closing note); skipped until it is fixed, not hidden.
-  it.skip('user A writes privately and user B sees it arrive live with an unread badge', async () => {
+  it('user A writes privately and user B sees it arrive live with an unread badge', async () => {
     const ana = await named('user', 'Ana Souza');
     const bruno = await named('user', 'Bruno Lima');
     const pageB = await login(bruno);
@@ -101,7 +101,7 @@ run('agent tools in the browser', () => {
   }, 120_000);
 
   // KNOWN FAILURE (2026-11-26): see above.
-  it.skip('an admin sends a notification and the agent\'s badge lights up live', async () => {
+  it('an admin sends a notification and the agent\'s badge lights up live', async () => {
     const admin = await named('admin', 'Carla Admin');
     const agent = await named('user', 'Diego Atendente');
     const agentPage = await login(agent);
@@ -116,7 +116,7 @@ run('agent tools in the browser', () => {
     const form = adminPage.getByRole('form', { name: 'Formulário da notificação' });
     await form.getByRole('button', { name: 'Enviar' }).click();
     await form.getByText('O campo mensagem é obrigatório').waitFor();
-    await form.getByRole('textbox', { name: 'Destinatários' }).click();
+    await form.getByRole('combobox', { name: 'Destinatários' }).click();
     await adminPage.getByRole('option', { name: 'Diego Atendente' }).click();
     await form.getByRole('textbox', { name: 'Mensagem' }).fill('Reunião de equipe às 15h na sala 2');
     await shot(adminPage, 'notification-compose');
@@ -138,7 +138,7 @@ run('agent tools in the browser', () => {
 
   // KNOWN FAILURE (2026-11-26): these screens crash for non-superadmin users with the shell's
   // route error "l is not a function" (see the closing note); skipped until it is fixed, not hidden.
-  it.skip('a task past its limit date shows as delayed; a new one is created, commented and finished', async () => {
+  it('a task past its limit date shows as delayed; a new one is created, commented and finished', async () => {
     const owner = await named('user', 'Elisa Lopes');
     await t.app.inject({ method: 'POST', url: '/api/plugins/tasks/tasks', headers: owner.headers, payload: { name: 'Retornar ao cliente VIP', limitDate: new Date(Date.now() - 2 * 86_400_000).toISOString(), priority: 'high' } });
     await t.app.inject({ method: 'POST', url: '/api/plugins/tasks/tasks', headers: owner.headers, payload: { name: 'Conferir estoque', limitDate: new Date(Date.now() + 3 * 86_400_000).toISOString(), priority: 'low' } });
@@ -163,7 +163,7 @@ run('agent tools in the browser', () => {
     await form.getByRole('textbox', { name: 'Nome' }).fill('Enviar relatório semanal');
     await form.getByRole('textbox', { name: 'Data limite' }).pressSequentially('311220301430');
     expect(await form.getByRole('textbox', { name: 'Data limite' }).inputValue()).toBe('31/12/2030 14:30');
-    await form.getByRole('textbox', { name: 'Recorrência' }).click();
+    await form.getByRole('combobox', { name: 'Recorrência' }).click();
     await page.getByRole('option', { name: 'A cada 7 dias' }).click();
     await shot(page, 'tasks-drawer');
     await form.getByRole('button', { name: 'Salvar' }).click();
@@ -182,7 +182,7 @@ run('agent tools in the browser', () => {
     await created.getByRole('button', { name: 'Concluir' }).click();
     await page.getByText(/Tarefa concluída; a próxima ocorrência vence em 07\/01\/2031 14:30/).waitFor({ timeout: 10_000 });
     await expect.poll(() => page.getByRole('row').filter({ hasText: 'Enviar relatório semanal' }).count(), { timeout: 10_000 }).toBe(2);
-    await page.getByRole('textbox', { name: 'Filtrar por status' }).click();
+    await page.getByRole('combobox', { name: 'Filtrar por status' }).click();
     await page.getByRole('option', { name: 'Atrasada' }).click();
     await expect.poll(() => page.getByRole('row').count(), { timeout: 10_000 }).toBe(2);
     expect(await page.getByRole('row').nth(1).textContent()).toContain('Retornar ao cliente VIP');
@@ -191,7 +191,7 @@ run('agent tools in the browser', () => {
 
   // KNOWN FAILURE (2026-11-26): these screens crash for non-superadmin users with the shell's
   // route error "l is not a function" (see the closing note); skipped until it is fixed, not hidden.
-  it.skip('a supervisor manages teams, and a team conversation opens in the chat', async () => {
+  it('a supervisor manages teams, and a team conversation opens in the chat', async () => {
     const sup = await named('super', 'Fábio Supervisor');
     const member = await named('user', 'Gabi Lima');
     const page = await login(sup);
@@ -199,7 +199,7 @@ run('agent tools in the browser', () => {
     await page.getByRole('button', { name: 'Nova equipe' }).first().click();
     const form = page.getByRole('form', { name: 'Formulário da equipe' });
     await form.getByRole('textbox', { name: 'Nome' }).fill('Plantão de sábado');
-    await form.getByRole('textbox', { name: 'Membros' }).click();
+    await form.getByRole('combobox', { name: 'Membros' }).click();
     await page.getByRole('option', { name: 'Gabi Lima' }).click();
     await page.getByRole('option', { name: 'Fábio Supervisor' }).click();
     await form.getByRole('textbox', { name: 'Nome' }).click();

@@ -23,7 +23,7 @@ export type MenuKey =
   // admin adds
   | 'ticketPanel' | 'users' | 'wavoip' | 'api' | 'settings'
   // superadmin
-  | 'monitor' | 'subscription' | 'tenants' | 'userTenants' | 'email' | 'plans' | 'payments' | 'tenantChannels'
+  | 'monitor' | 'subscription' | 'tenants' | 'userTenants' | 'email' | 'plans' | 'payments' | 'channelsTenants'
   | 'superadminApi' | 'update' | 'customize' | 'notification' | 'queuesTasks' | 'internalData' | 'terminal';
 
 export type ScreenLoader = () => Promise<{ default: ComponentType }>;
@@ -73,7 +73,7 @@ export const MAIN_ROUTES: RouteDef[] = [
   { path: '/atualizar', name: 'atualizar', menu: 'update' },
   { path: '/painel-atendimentos', name: 'painel-atendimentos', menu: 'ticketPanel', screen: () => import('./screens/admin/panel/TicketPanelPage.tsx') },
   { path: '/sessoes', name: 'sessoes', menu: 'channels', screen: () => import('./screens/admin/channels/ChannelsPage.tsx') },
-  { path: '/sessoestenants', name: 'sessoestenants', menu: 'tenantChannels', screen: () => import('./screens/admin/channels/TenantChannelsPage.tsx') },
+  { path: '/sessoestenants', name: 'sessoestenants', menu: 'channelsTenants', screen: () => import('./screens/admin/channels/TenantChannelsPage.tsx') },
   { path: '/pagamentostenants', name: 'pagamentostenants', menu: 'payments' },
   { path: '/contatos', name: 'contatos', menu: 'contacts', screen: () => import('./screens/admin/contacts/ContactsPage.tsx') },
   { path: '/usuarios', name: 'usuarios', menu: 'users', screen: () => import('./screens/admin/users/UsersPage.tsx') },

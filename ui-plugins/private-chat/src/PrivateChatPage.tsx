@@ -169,7 +169,11 @@ function Conversation({ target, peer, me, onBack, lang }: { target: Target; peer
     },
   });
   const messages = history.data?.messages ?? [];
-  useEffect(() => bottom.current?.scrollIntoView({ block: 'end' }), [messages.length]);
+  // Braces on purpose: recent Chromium returns a Promise from scrollIntoView, and an effect
+  // that returns anything but a cleanup function crashes React when it re-runs.
+  useEffect(() => {
+    bottom.current?.scrollIntoView({ block: 'end' });
+  }, [messages.length]);
   const submit = () => {
     const body = text.trim();
     if (!body) return;

@@ -84,7 +84,7 @@ export const NAV_GROUPS: NavGroup[] = [
       { key: 'email', path: '/configuracoesTenant', icon: IconMail },
       { key: 'plans', path: '/planos', icon: IconPackage },
       { key: 'payments', path: '/pagamentostenants', icon: IconCreditCard },
-      { key: 'tenantChannels', path: '/sessoestenants', icon: IconBrandWhatsapp },
+      { key: 'channelsTenants', path: '/sessoestenants', icon: IconBrandWhatsapp },
       { key: 'superadminApi', path: '/tenantApi', icon: IconKey },
       { key: 'update', path: '/atualizar', icon: IconCloudDownload },
       { key: 'customize', path: '/customizar', icon: IconPalette },
