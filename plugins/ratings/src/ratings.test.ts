@@ -91,3 +91,62 @@ describe('ratings', () => {
     expect((await inject(ana, 'PUT', '/api/tenants/rating', { maxAttempts: 2 })).statusCode).toBe(403);
   });
 });
+
+describe('rating attempts', () => {
+  const question = 'De 0 a 5, que nota você dá ao nosso atendimento?';
+  const sim = (customer: string, body: string) => inject(admin, 'POST', `/api/plugins/channel-sandbox/channels/${channelId}/simulate`, { from: { id: customer, name: `Cliente ${customer.slice(-4)}` }, body });
+  const asked = async (customer: string) =>
+    ((await inject(admin, 'GET', `/api/plugins/channel-sandbox/channels/${channelId}/outbox?to=${customer}`)).json() as { body: string }[]).filter((m) => m.body === question).length;
+  async function until<T>(fn: () => Promise<T | undefined | false>, ms = 15_000): Promise<T> {
+    const end = Date.now() + ms;
+    for (;;) {
+      const v = await fn();
+      if (v) return v;
+      if (Date.now() > end) throw new Error('timed out');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  /** A customer writes, Ana resolves asking for a rating, and the question reaches the customer. */
+  async function awaitingRating(customer: string) {
+    const ticketId = (await sim(customer, 'Preciso de ajuda')).json().ticketId as number;
+    expect((await inject(ana, 'PUT', `/api/tickets/${ticketId}`, { status: 'open' })).statusCode).toBe(200);
+    expect((await inject(ana, 'PUT', `/api/tickets/${ticketId}`, { status: 'closed', sendRating: true })).statusCode).toBe(200);
+    await until(async () => (await asked(customer)) === 1);
+    return ticketId;
+  }
+  const ticket = async (id: number) => (await inject(admin, 'GET', `/api/tickets/${id}`)).json() as { status: string; rating: number | null; ratingRequested: boolean };
+
+  it('an answer that is not a score gets the question again until the attempts are used up; then the ticket closes without a rating', async () => {
+    expect((await inject(admin, 'PUT', '/api/tenants/rating', { maxAttempts: 2, message: question })).statusCode).toBe(200);
+    const customer = '5511900000011';
+    const id = await awaitingRating(customer);
+
+    await sim(customer, 'abc');
+    await until(async () => (await asked(customer)) === 2);
+    expect(await ticket(id)).toMatchObject({ status: 'open', ratingRequested: true, rating: null });
+
+    // The second request was the last one: this answer closes the ticket, and the question is not sent a third time.
+    await sim(customer, 'foi ótimo');
+    expect(await until(async () => ((await ticket(id)).status === 'closed' ? ticket(id) : undefined))).toMatchObject({ status: 'closed', rating: null, ratingRequested: false });
+    const logs = (await inject(admin, 'GET', `/api/tickets/${id}/logs`)).json() as { type: string }[];
+    expect(logs.filter((l) => l.type === 'rating_requested')).toHaveLength(2);
+    expect(await asked(customer)).toBe(2);
+    const list = (await inject(admin, 'GET', '/api/plugins/ratings/ratings')).json();
+    expect(list.rows.map((r: { ticketId: number }) => r.ticketId)).not.toContain(id);
+  });
+
+  it('a valid score after a re-ask is stored and closes the ticket; the list shows how many times it was asked', async () => {
+    expect((await inject(admin, 'PUT', '/api/tenants/rating', { maxAttempts: 3, message: question })).statusCode).toBe(200);
+    const customer = '5511900000012';
+    const id = await awaitingRating(customer);
+    await sim(customer, 'abc');
+    await until(async () => (await asked(customer)) === 2);
+    expect((await ticket(id)).status).toBe('open');
+
+    await sim(customer, ' 4 ');
+    expect(await ticket(id)).toMatchObject({ status: 'closed', rating: 4 });
+    const row = (await inject(admin, 'GET', '/api/plugins/ratings/ratings?score=4')).json().rows.find((r: { ticketId: number }) => r.ticketId === id);
+    expect(row).toMatchObject({ value: 4, attempts: 2, userName: 'Ana' });
+    expect(await asked(customer)).toBe(2);
+  });
+});

@@ -19,6 +19,7 @@ import { ticketOut } from './serialize.ts';
 import { loadTicket } from './ingest.ts';
 import { channelRoutes } from './channel-routes.ts';
 import { businessHoursRoutes, installAbsenceMessage } from './business-hours.ts';
+import { installRatingAttempts } from './rating.ts';
 
 const tickets = { config: { access: { menu: 'tickets' } } };
 const RECURRENCE_DAYS = [5, 10, 15, 20, 25, 30, 35, 40, 45, 60];
@@ -101,6 +102,7 @@ export async function conversationRoutes(app: FastifyInstance, kernel: Kernel) {
   await channelRoutes(app, kernel);
   await businessHoursRoutes(app, kernel);
   installAbsenceMessage(kernel);
+  installRatingAttempts(kernel);
   defineSendJob(kernel);
   defineTicketJobs(kernel);
   await defineScheduledDispatch(kernel);

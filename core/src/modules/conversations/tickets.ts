@@ -7,6 +7,7 @@ import { findOrCreateTicket, loadTicket } from './ingest.ts';
 import { publishTicket } from './events.ts';
 import { queueOutbound } from './outbound.ts';
 import { viewerCanSee } from './visibility.ts';
+import { ratingConfig, ratingRequestText } from './rating.ts';
 
 export type Actor = ResolvedPrincipal;
 
@@ -105,7 +106,6 @@ export interface TicketUpdate {
 }
 
 export const FAREWELL_CLOSE_JOB = 'tickets.close_after_farewell';
-export const RATING_REQUEST_TEXT = 'Como você avalia o nosso atendimento? Responda com uma nota de 0 a 5:\n0 - Ruim\n1 - Regular\n2 - Bom\n3 - Muito bom\n4 - Excelente\n5 - Incrível';
 
 /**
  * `PUT /tickets/:id`: every transition of spec §4 (start attending, return to
@@ -172,8 +172,10 @@ export async function updateTicket(kernel: Kernel, actor: Actor, ticketId: numbe
           if (u.sendRating) {
             // Stays open until the customer answers 0–5; ingestion closes it then.
             put('rating_requested_at', new Date());
-            followUps.push(() => queueOutbound(kernel, { tenantId: actor.tenantId, ticketId, userId: actor.userId, body: RATING_REQUEST_TEXT, data: { ratingRequest: true } }));
-            await log(sql, actor.tenantId, ticketId, actor.userId, 'rating_requested');
+            // The tenant's own request text when it wrote one; the answers that are not a score are handled by rating.ts.
+            const text = ratingRequestText(await ratingConfig(sql, actor.tenantId));
+            followUps.push(() => queueOutbound(kernel, { tenantId: actor.tenantId, ticketId, userId: actor.userId, body: text, data: { ratingRequest: true, attempt: 1 } }));
+            await log(sql, actor.tenantId, ticketId, actor.userId, 'rating_requested', { attempt: 1 });
           } else if (u.sendFarewell) {
             const ch = cur.channel_id ? (await sql.query<{ farewell_message: string | null }>('SELECT farewell_message FROM channels WHERE tenant_id = $1 AND id = $2', [actor.tenantId, cur.channel_id])).rows[0] : undefined;
             const text = (u.farewellMessage ?? ch?.farewell_message ?? '').trim();
