@@ -28,7 +28,10 @@ export function menuKeyFor(def: RouteDef, access: AccessInfo, pluginMenu?: strin
 export function isDenied(def: RouteDef, access: AccessInfo, pluginMenu?: string): boolean {
   if (access.superadmin) return false;
   const key = menuKeyFor(def, access, pluginMenu);
-  return (key !== undefined && access.menus?.[key] === false) || access.menus?.[def.name] === false;
+  // A route guarded by a menu answers to that menu only: a child's name can repeat another
+  // menu's key (/kanban/tags is named 'tags', like the admin-only tags menu) without being it.
+  if (key !== undefined) return access.menus?.[key] === false;
+  return access.menus?.[def.name] === false;
 }
 
 /** Sends a logged-out visitor to the login page. */

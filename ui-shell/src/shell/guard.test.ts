@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import type { AccessInfo } from '@atende/ui-shell/sdk';
+import { allRoutes } from '../routes.tsx';
+import { isDenied } from './guard.ts';
+
+const route = (path: string) => allRoutes().find((r) => r.path === path)!;
+/** An agent: kanban visible, the admin-only menus (tags, queues) hidden. */
+const agent = { superadmin: false, menus: { kanban: true, tags: false, queues: false }, routes: {} } as unknown as AccessInfo;
+
+describe('route guard', () => {
+  it("lets an agent open the kanban's tags view although the tags admin menu is hidden for them", () => {
+    expect(isDenied(route('/kanban/tags'), agent)).toBe(false);
+    expect(isDenied(route('/kanban/kanbans'), agent)).toBe(false);
+  });
+
+  it('refuses the routes whose menu is hidden', () => {
+    expect(isDenied(route('/etiquetas'), agent)).toBe(true);
+    expect(isDenied(route('/filas'), agent)).toBe(true);
+  });
+
+  it('lets the superadmin through everything', () => {
+    expect(isDenied(route('/etiquetas'), { ...agent, superadmin: true } as AccessInfo)).toBe(false);
+  });
+});
