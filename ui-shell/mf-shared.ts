@@ -105,6 +105,83 @@ function hostDirectSingletons(): Plugin {
   };
 }
 
+/**
+ * What the shell hands remotes from `react-router` / `react-router-dom`:
+ * the hooks and components a plugin screen uses inside the shell's router.
+ * React Router ships as one large module; providing every export (framework
+ * mode, server rendering, cookies and sessions, RSC) made all of it live, so
+ * none of it could be tree-shaken out of the shell's first load (~61 KB gzip).
+ * A remote importing a name outside this list fails its build
+ * (`remoteRouterSurfaceCheck`), rather than getting `undefined` at run time.
+ */
+export const ROUTER_SURFACE = [
+  'Link', 'NavLink', 'Navigate', 'Outlet',
+  'useNavigate', 'useParams', 'useLocation', 'useSearchParams', 'useOutletContext', 'useMatch', 'useMatches',
+  'useHref', 'useResolvedPath', 'useInRouterContext', 'useNavigation', 'useRevalidator', 'useBlocker', 'useBeforeUnload',
+  'useLoaderData', 'useRouteError', 'isRouteErrorResponse', 'generatePath', 'matchPath', 'createSearchParams', 'redirect',
+] as const;
+
+const isRouterShare = (id: string) => id.includes('__prebuild__') && /__prebuild__react_mf_2_router(_mf_2_dom)?__prebuild__/.test(id);
+
+/**
+ * Narrows the host's share of the router to `ROUTER_SURFACE`. The federation
+ * plugin generates its share module as `import * as ns` and one
+ * `const __mf_N = ns["Name"]` per export of the package; this replaces it with
+ * named imports of the listed names, so the rest of the package is dropped
+ * from the build.
+ */
+function hostCuratedRouter(): Plugin {
+  return {
+    name: 'atende:host-curated-router',
+    apply: 'build',
+    transform(code, id) {
+      if (!isRouterShare(id)) return null;
+      const source = /import \* as __mfPrebuildNamespace from ("[^"]+");/.exec(code)?.[1];
+      const names = [...code.matchAll(/^\s*const __mf_\d+ = __mfPrebuildExports\["([^"]+)"\];\s*$/gm)].map((m) => m[1]!);
+      if (!source || !names.length) this.error(`router share ${id} has an unexpected shape: @module-federation/vite changed, review hostCuratedRouter`);
+      const missing = ROUTER_SURFACE.filter((n) => !names.includes(n));
+      if (missing.length) this.error(`router share ${id} lacks ${missing.join(', ')}`);
+      // Named imports, not the namespace: a namespace read by computed keys keeps every export of the package.
+      return {
+        code: [
+          `import { ${ROUTER_SURFACE.map((n) => `${n} as __r_${n}`).join(', ')} } from ${source};`,
+          `export { ${ROUTER_SURFACE.map((n) => `__r_${n} as ${n}`).join(', ')} };`,
+          // The plugin's default export is the package namespace; remotes read named exports first, so the same set will do.
+          `export default { ${ROUTER_SURFACE.map((n) => `${n}: __r_${n}`).join(', ')} };`,
+        ].join('\n'),
+        map: null,
+      };
+    },
+  };
+}
+
+/**
+ * A remote's imports from the router must stay within `ROUTER_SURFACE` (what
+ * the shell provides): checked in its sources at build time.
+ */
+function remoteRouterSurfaceCheck(): Plugin {
+  const allowed = new Set<string>(ROUTER_SURFACE);
+  return {
+    name: 'atende:remote-router-surface',
+    apply: 'build',
+    transform(code, id) {
+      if (id.includes('node_modules') || id.startsWith('\0') || !/\.[cm]?[jt]sx?$/.test(id.split('?')[0]!)) return null;
+      for (const m of code.matchAll(/import\s+([^;]*?)\s+from\s+['"](react-router(?:-dom)?)['"]/g)) {
+        const clause = m[1]!.trim();
+        if (clause.startsWith('type ')) continue;
+        const named = /^\{([^}]*)\}$/.exec(clause);
+        if (!named) this.error(`${id}: only named imports from ${m[2]} are shared with remotes (found \`import ${clause}\`)`);
+        for (const spec of named![1]!.split(',').map((x) => x.trim()).filter(Boolean)) {
+          if (spec.startsWith('type ')) continue;
+          const name = spec.split(/\s+as\s+/)[0]!;
+          if (!allowed.has(name)) this.error(`${id}: \`${name}\` from ${m[2]} is not shared with remotes; add it to ROUTER_SURFACE in ui-shell/mf-shared.ts`);
+        }
+      }
+      return null;
+    },
+  };
+}
+
 /** Name of the page-global function that initialises the federation host (see `hostLazyInit`). */
 export const FEDERATION_INIT_GLOBAL = '__atendeFederationInit';
 
@@ -156,7 +233,7 @@ ${m[2]};
 
 /** The shell's federation plugins (a host without static remotes). */
 export function hostFederation() {
-  return [hostDirectSingletons(), federation({
+  return [hostDirectSingletons(), hostCuratedRouter(), federation({
     ...common,
     name: 'atende_shell',
     remotes: {},
@@ -178,6 +255,7 @@ export function remoteViteConfig(id: string): UserConfig {
     base: `/plugins/${id}/`,
     plugins: [
       react(),
+      remoteRouterSurfaceCheck(),
       federation({
         ...common,
         name: remoteName(id),

@@ -26,6 +26,11 @@ export default defineConfig({
             // Login, signup and reset are visited together: one request, not five.
             // Only the matched modules move: their dependencies (the SDK, Mantine…) stay where they are.
             { name: 'auth', test: /[\\/]src[\\/]screens[\\/](auth[\\/]|Login|Signup|ResetPassword)/, includeDependenciesRecursively: false },
+            // The SDK's heavier components (tables, date inputs, dialogs) and their Mantine
+            // dependencies stay out of the SDK chunk the entry imports: no first screen uses them.
+            { name: 'sdk-table', test: /[\\/]src[\\/]sdk[\\/]components[\\/]DataTable\.tsx/, includeDependenciesRecursively: false },
+            { name: 'sdk-dates', test: /[\\/]src[\\/]sdk[\\/]components[\\/]DateInputs\.tsx/, includeDependenciesRecursively: false },
+            { name: 'sdk-confirm', test: /[\\/]src[\\/]sdk[\\/]components[\\/]ConfirmDialog\.tsx/, includeDependenciesRecursively: false },
           ],
         },
       },

@@ -1,8 +1,8 @@
 import { MantineProvider, localStorageColorSchemeManager } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
+import { useNotifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Provider as JotaiProvider, useAtomValue } from 'jotai';
-import { useEffect, useMemo, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { RouterProvider } from 'react-router-dom';
 import { atendeStore, loginEpochAtom, primaryColorAtom, queryClient } from '@atende/ui-shell/sdk';
 import { BusyIndicator } from './layout/BusyIndicator.tsx';
@@ -20,12 +20,26 @@ import { buildTheme } from './theme.ts';
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'atende-color-scheme' });
 
+const LazyToasts = lazy(() => import('./layout/Toasts.tsx'));
+
+/**
+ * The toast container (~7 KB gzip with its transitions) is fetched when the
+ * first toast is raised, not before the first screen: toasts wait in Mantine's
+ * store until the container mounts and shows them.
+ */
+function Toasts() {
+  const { notifications, queue } = useNotifications();
+  const [wanted, setWanted] = useState(false);
+  if (!wanted && notifications.length + queue.length > 0) setWanted(true);
+  return wanted ? <Suspense fallback={null}><LazyToasts /></Suspense> : null;
+}
+
 function ThemedProviders({ children }: { children: ReactNode }) {
   const primary = useAtomValue(primaryColorAtom);
   const theme = useMemo(() => buildTheme(primary), [primary]);
   return (
     <MantineProvider theme={theme} colorSchemeManager={colorSchemeManager} defaultColorScheme="light">
-      <Notifications position="top-center" limit={4} zIndex={4000} />
+      <Toasts />
       {children}
     </MantineProvider>
   );

@@ -6,7 +6,7 @@ import {
 } from '@tabler/icons-react';
 import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import { ConfirmDialog, ErrorBox, errorMessage, notify, sessionAtom, useRealtimeRoom } from '@atende/ui-shell/sdk';
@@ -15,7 +15,15 @@ import {
 } from './api.ts';
 import { Composer } from './Composer.tsx';
 import { ContactPanel } from './ContactPanel.tsx';
-import { ForwardDialog, LogsDrawer, ResolveDialog, ScheduleDialog, SearchDrawer, TransferDialog } from './Dialogs.tsx';
+// The dialogs (schedule's date and number inputs, transfer's selects, drawers) are
+// fetched the first time one opens: none is open when the ticket first paints (U1).
+const dialogs = () => import('./Dialogs.tsx');
+const TransferDialog = lazy(() => dialogs().then((m) => ({ default: m.TransferDialog })));
+const ResolveDialog = lazy(() => dialogs().then((m) => ({ default: m.ResolveDialog })));
+const ScheduleDialog = lazy(() => dialogs().then((m) => ({ default: m.ScheduleDialog })));
+const ForwardDialog = lazy(() => dialogs().then((m) => ({ default: m.ForwardDialog })));
+const LogsDrawer = lazy(() => dialogs().then((m) => ({ default: m.LogsDrawer })));
+const SearchDrawer = lazy(() => dialogs().then((m) => ({ default: m.SearchDrawer })));
 import { applyMessage, applyTicket, messagesKey, ticketKey } from './live.ts';
 import { MessageList } from './MessageList.tsx';
 import { contactPanelAtom, statusTabAtom } from './state.ts';
@@ -87,6 +95,9 @@ function Conversation({ id }: { id: number }) {
   const [zoom, setZoom] = useState<string | null>(null);
   const [dialog, setDialog] = useState<'transfer' | 'resolve' | 'schedule' | 'logs' | 'search' | 'forward' | 'reopen' | null>(null);
   const [scheduleBody, setScheduleBody] = useState('');
+  // Once a dialog has been asked for, they stay mounted (their close transitions and state behave as before).
+  const [dialogsWanted, setDialogsWanted] = useState(false);
+  if (dialog && dialog !== 'reopen' && !dialogsWanted) setDialogsWanted(true);
   const [selecting, setSelecting] = useState(false);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [focusId, setFocusId] = useState<string | undefined>();
@@ -293,8 +304,8 @@ function Conversation({ id }: { id: number }) {
       </Box>
       {ticket && panel && <ContactPanel ticket={ticket} onClose={() => setPanel(false)} />}
 
-      {ticket && (
-        <>
+      {ticket && dialogsWanted && (
+        <Suspense fallback={null}>
           <TransferDialog ticket={ticket} opened={dialog === 'transfer'} onClose={() => setDialog(null)} onSubmit={async (b) => {
             const updated = await updateTicket(id, { ...b, ...(b.userId ? { status: 'open' } : {}) });
             applyTicket(qc, updated);
@@ -314,7 +325,7 @@ function Conversation({ id }: { id: number }) {
           <ForwardDialog opened={dialog === 'forward'} messageIds={[...selected]} onClose={() => setDialog(null)} onDone={() => { setDialog(null); setSelecting(false); setSelected(new Set()); }} />
           <LogsDrawer ticketId={id} opened={dialog === 'logs'} onClose={() => setDialog(null)} />
           <SearchDrawer ticketId={id} opened={dialog === 'search'} onClose={() => setDialog(null)} onPick={(m) => { setDialog(null); setFocusId(undefined); requestAnimationFrame(() => setFocusId(m.id)); }} />
-        </>
+        </Suspense>
       )}
       <ConfirmDialog
         opened={!!deleting}
