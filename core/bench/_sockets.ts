@@ -49,7 +49,8 @@ export async function socketFixture(name: string, opts: { sockets: number; hotAg
 
   const dataDir = fs.mkdtempSync(path.join('/tmp', `${name}-`));
   const server: ChildProcess = fork(path.join(import.meta.dirname, '_server.ts'), [], {
-    execArgv: ['--import', 'tsx'],
+    // ATENDE_BENCH_PROF=<dir> writes a CPU profile of the server, as the ingest harness does.
+    execArgv: ['--import', 'tsx', ...(process.env.ATENDE_BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.ATENDE_BENCH_PROF] : [])],
     env: { ...process.env, DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', ATENDE_DATA_DIR: dataDir, ATENDE_NAMESPACE: `${name.replace(/_/g, '-')}-${process.pid}`, ATENDE_ADMIN_EMAIL: 'root@bench.local', ATENDE_ADMIN_PASSWORD: 'Bench#2026x' },
   });
   const base = await new Promise<string>((resolve) => server.on('message', (m: { url: string }) => resolve(m.url)));
@@ -75,7 +76,22 @@ export async function socketFixture(name: string, opts: { sockets: number; hotAg
     a.ws = ws;
     return new Promise((resolve, reject) => {
       ws.on('message', (raw) => {
-        const f = JSON.parse(raw.toString());
+        const text = raw.toString();
+        // Event frames start `{"seq":N,"epoch":"…","event":"name"`: read those from the head
+        // instead of parsing every frame, so the load generator (10k sockets, one process)
+        // keeps up and what is measured is the server.
+        const head = /^\{"seq":(\d+),"epoch":"[^"]*","event":"([^"]+)"/.exec(text);
+        if (head) {
+          const seq = Number(head[1]);
+          a.lastSeq = Math.max(a.lastSeq, seq);
+          if (head[2] === 'message.created') {
+            a.created.add(seq);
+            const sentAt = Number(/ t=(\d+)/.exec(text)?.[1]);
+            if (sentAt) a.latencies.push(Date.now() - sentAt);
+          }
+          return;
+        }
+        const f = JSON.parse(text);
         if (f.event === 'hello') {
           a.epoch = f.epoch;
           if (!resume) a.lastSeq = f.seq;
