@@ -8,6 +8,8 @@
  * message text must carry `t=<epoch ms>` so the socket side can time it.
  */
 import { fork } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -42,12 +44,42 @@ export interface IngestBenchOptions {
   env?: Record<string, string>;
 }
 
+/**
+ * CPU time (ms) used so far by the server process and by the PostgreSQL
+ * backends connected to the bench database, read from /proc (Linux only;
+ * undefined elsewhere). Throughput on a shared 2-core machine moves with
+ * whatever else runs; CPU per message mostly does not, so it tells whether a
+ * change made the work cheaper.
+ */
+async function cpuSnapshot(pool: pg.Pool, database: string, serverPid: number): Promise<{ server: number; pg: Map<number, number> } | undefined> {
+  const ticks = (pid: number) => {
+    try {
+      const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+    } catch {
+      return 0;
+    }
+  };
+  if (!fs.existsSync(`/proc/${serverPid}/stat`)) return undefined;
+  const pids = (await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database])).rows;
+  return { server: ticks(serverPid), pg: new Map(pids.map((r) => [r.pid, ticks(r.pid)])) };
+}
+
 export async function runIngestBench(opts: IngestBenchOptions): Promise<boolean> {
   const SECONDS = opts.seconds ?? arg('seconds', 20);
   const CONNECTIONS = opts.connections ?? arg('connections', 32);
   const TENANTS = opts.tenants ?? 100;
 
   const url = await recreateDatabase(opts.database);
+  if (process.env.ATENDE_BENCH_EXPLAIN) {
+    // Diagnosis: plans of statements slower than this many ms go to the PostgreSQL log (auto_explain), nested ones included.
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`ALTER DATABASE "${opts.database}" SET session_preload_libraries = 'auto_explain'`);
+    await admin.query(`ALTER DATABASE "${opts.database}" SET auto_explain.log_min_duration = '${Number(process.env.ATENDE_BENCH_EXPLAIN)}ms'`);
+    await admin.query(`ALTER DATABASE "${opts.database}" SET auto_explain.log_nested_statements = on`);
+    await admin.end();
+  }
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   await pool.query(`INSERT INTO tenants (id, name, max_users, max_connections, terms_accepted_at) SELECT g, 'Empresa ' || g, 100, 10, CASE WHEN g = 1 THEN now() END FROM generate_series(1, ${TENANTS + 1}) g`);
   await pool.query(`SELECT setval('tenants_id_seq', ${TENANTS + 1})`);
@@ -97,7 +129,9 @@ export async function runIngestBench(opts: IngestBenchOptions): Promise<boolean>
     });
 
   console.log(`${opts.label} phase 1: saturating for ${SECONDS} s with ${CONNECTIONS} connections…`);
+  const cpu0 = await cpuSnapshot(pool, opts.database, child.pid!);
   const p1 = await run();
+  const cpu1 = await cpuSnapshot(pool, opts.database, child.pid!);
   const stored1 = Number((await pool.query('SELECT count(*) FROM messages')).rows[0].count);
   const rate = p1['2xx'] / SECONDS;
   console.log(`${opts.label} phase 2: 500 msg/s for ${SECONDS} s, measuring webhook → agent socket…`);
@@ -114,6 +148,12 @@ export async function runIngestBench(opts: IngestBenchOptions): Promise<boolean>
     { name: `${opts.label} non-2xx answers`, value: p1.non2xx + p2.non2xx, unit: 'count', target: '0', ok: p1.non2xx + p2.non2xx === 0 },
   ]);
   console.log(`stored after phase 1: ${stored1} messages; events measured in phase 2: ${latencies.length}`);
+  if (cpu0 && cpu1) {
+    const per = (ms: number) => (p1['2xx'] ? (ms / p1['2xx']).toFixed(3) : '?');
+    // Per backend: one that connected during the phase counts from zero.
+    const pgMs = [...cpu1.pg].reduce((n, [pid, ms]) => n + ms - (cpu0.pg.get(pid) ?? 0), 0);
+    console.log(`CPU per message in phase 1: server ${per(cpu1.server - cpu0.server)} ms, PostgreSQL backends ${per(pgMs)} ms (load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')})`);
+  }
   for (const s of sockets) s.close();
   child.kill('SIGTERM');
   await minter.close();

@@ -106,6 +106,25 @@ describe('inbound conversation', () => {
     expect(r.rows[0]).toEqual({ tickets: 1, contacts: 1, msgs: 6 });
   });
 
+  it('messages that share an ingest batch count once each on their ticket, and the newest stored one is its preview', async () => {
+    // Together they go into one or a few batches: the counters are applied once per ticket per batch.
+    const burst = (from: string, n: number, tag: string) => Array.from({ length: n }, (_, i) => webhook({ id: `${tag}-${i}`, from: { id: from, name: from }, body: `${tag} ${i}` }));
+    const first = await Promise.all([...burst('count-a', 7, 'a1'), ...burst('count-b', 3, 'b1')]);
+    expect(first.every((a) => a.statusCode === 200)).toBe(true);
+    const again = await Promise.all([...burst('count-a', 4, 'a2'), ...burst('count-b', 5, 'b2')]);
+    expect(again.every((a) => a.statusCode === 200)).toBe(true);
+    const r = await t.sql.query(
+      `SELECT c.name, count(DISTINCT t.id)::int AS tickets, max(t.unread_messages) AS unread, max(t.last_message) AS preview,
+              (SELECT m.body FROM messages m WHERE m.ticket_id = max(t.id) ORDER BY m.id DESC LIMIT 1) AS newest,
+              bool_and(t.last_message_at >= (SELECT max(m.timestamp) FROM messages m WHERE m.ticket_id = t.id)) AS at_ok
+         FROM contacts c JOIN tickets t ON t.contact_id = c.id WHERE c.name IN ('count-a', 'count-b') GROUP BY c.name ORDER BY c.name`,
+    );
+    expect(r.rows.map((x) => ({ name: x.name, tickets: x.tickets, unread: x.unread, atOk: x.at_ok, previewIsNewest: x.preview === x.newest }))).toEqual([
+      { name: 'count-a', tickets: 1, unread: 11, atOk: true, previewIsNewest: true },
+      { name: 'count-b', tickets: 1, unread: 8, atOk: true, previewIsNewest: true },
+    ]);
+  });
+
   it('R4: shuffled status callbacks never move a message backwards', async () => {
     const first = await webhook({ id: 'wamid-ack', from: { id: 'ack-contact', name: 'Carla' }, body: 'oi' });
     const ticketId = first.json().ticketId;

@@ -1,5 +1,5 @@
 import type { MigrationDef } from '../../sdk/types.ts';
-import { INGEST_BATCH_FUNCTION, INGEST_FUNCTIONS } from './ingest-sql.ts';
+import { INGEST_BATCH_FUNCTION, INGEST_BATCH_FUNCTION_V2, INGEST_FUNCTIONS, INGEST_ONE_FUNCTION } from './ingest-sql.ts';
 
 /**
  * The conversation core's tables. Every index starts with tenant_id: every
@@ -261,4 +261,6 @@ export const conversationMigrations: MigrationDef[] = [
     ],
   },
   { name: '0004_ingest_batch', up: [INGEST_BATCH_FUNCTION] },
+  // Ticket counters once per ticket per batch, and new tickets inserted with them (ingest-sql.ts).
+  { name: '0005_ingest_counters_per_batch', up: [INGEST_ONE_FUNCTION, INGEST_BATCH_FUNCTION_V2] },
 ];
