@@ -79,6 +79,25 @@ export function migrationPlan(plugins: PluginDefinition[]): MigrationModule[] {
  * Builds the whole application without listening: database, migrations, event
  * bus, jobs, real time, kernel routes and plugins. `listen` is the caller's.
  */
+/**
+ * How the shell's and the remotes' builds are served (QUALITY.md U1):
+ * - the `.br` / `.gz` files written next to each asset at build time
+ *   (ui-shell/mf-shared.ts `precompress`) go to browsers that accept them, with
+ *   `Content-Encoding` and `Vary: Accept-Encoding`; the plain file otherwise;
+ * - files under `assets/` carry a content hash in their name, so browsers keep
+ *   them for a year without asking again; everything else (`index.html`, a
+ *   remote's `remoteEntry.js` and manifest) is revalidated on each load (ETag),
+ *   so a deploy is picked up at once.
+ */
+const uiStaticOptions = {
+  preCompressed: true,
+  cacheControl: false,
+  setHeaders(reply: { header(name: string, value: string): unknown }, filePath: string) {
+    const hashed = /[\\/]assets[\\/][^\\/]+$/.test(filePath);
+    reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+  },
+} as const;
+
 export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): Promise<FastifyInstance> {
   if (!config.databaseUrl) throw new Error('buildApp needs config.databaseUrl (the CLI starts the embedded PostgreSQL first)');
   const logger = opts.logger ?? createLogger(config);
@@ -236,10 +255,10 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
 
   // Shell and remotes are served from the same origin as the API (STACK.md).
   const shellDist = path.join(config.rootDir, 'ui-shell', 'dist');
-  if (fs.existsSync(shellDist)) await app.register(fastifyStatic, { root: shellDist, prefix: '/', wildcard: false, index: ['index.html'] });
+  if (fs.existsSync(shellDist)) await app.register(fastifyStatic, { ...uiStaticOptions, root: shellDist, prefix: '/', wildcard: false, index: ['index.html'] });
   for (const def of plugins.filter((p) => p.ui)) {
     const dist = path.join(config.rootDir, 'ui-plugins', def.id, 'dist');
-    if (fs.existsSync(dist)) await app.register(fastifyStatic, { root: dist, prefix: `/plugins/${def.id}/`, decorateReply: false });
+    if (fs.existsSync(dist)) await app.register(fastifyStatic, { ...uiStaticOptions, root: dist, prefix: `/plugins/${def.id}/`, decorateReply: false });
   }
 
   app.addHook('onClose', async () => {

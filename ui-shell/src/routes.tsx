@@ -45,6 +45,11 @@ export interface RouteDef {
   layout?: boolean;
   /** The shell's own screen, when it has one. */
   screen?: ScreenLoader;
+  /**
+   * Starts the data the screen asks for first, called by the route's guard
+   * (logged in) in parallel with the access check and the screen's download.
+   */
+  prefetch?: (params: Record<string, string | undefined>) => void;
   children?: RouteDef[];
 }
 
@@ -153,6 +158,8 @@ export const STANDALONE_ROUTES: RouteDef[] = [
   {
     path: '/atendimento', name: 'atendimento', menu: 'tickets', layout: true,
     screen: () => import('./screens/tickets/TicketsScreen.tsx'),
+    // The list, and the ticket of /atendimento/:ticketId (the layout's loader sees its children's params).
+    prefetch: ({ ticketId }) => void import('./screens/tickets/queries.ts').then((m) => m.prefetchTicketScreen(ticketId ? Number(ticketId) : undefined)),
     children: [
       // `pageNumber` and the `timestamp` query value of the spec travel as search params.
       { ...child('/atendimento', ':ticketId', 'chat', 'tickets'), screen: () => import('./screens/tickets/ChatScreen.tsx') },

@@ -44,8 +44,9 @@ export function requireLogin(): void {
 
 /** Builds the loader guarding one table route. */
 export function guardLoader(def: RouteDef): LoaderFunction {
-  return async (): Promise<GuardResult> => {
+  return async ({ params }): Promise<GuardResult> => {
     requireLogin();
+    def.prefetch?.(params);
     const access = await queryClient.ensureQueryData(accessQuery);
     if (!access.superadmin && access.tenant && ['inactive', 'disabled'].includes(String(access.tenant.status))) {
       // core.md §4: an inactive tenant produces a warning and a logout.

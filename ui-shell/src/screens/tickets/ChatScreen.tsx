@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import { ConfirmDialog, ErrorBox, errorMessage, notify, sessionAtom, useRealtimeRoom } from '@atende/ui-shell/sdk';
 import {
-  deleteMessage, editMessage, getMessages, getTicket, reactMessage, sendMessage, updateTicket, type Message, type MessagesPage, type SendPayload, type Ticket,
+  deleteMessage, editMessage, getMessages, reactMessage, sendMessage, updateTicket, type Message, type MessagesPage, type SendPayload, type Ticket,
 } from './api.ts';
 import { Composer } from './Composer.tsx';
 import { ContactPanel } from './ContactPanel.tsx';
@@ -24,7 +24,8 @@ const ScheduleDialog = lazy(() => dialogs().then((m) => ({ default: m.ScheduleDi
 const ForwardDialog = lazy(() => dialogs().then((m) => ({ default: m.ForwardDialog })));
 const LogsDrawer = lazy(() => dialogs().then((m) => ({ default: m.LogsDrawer })));
 const SearchDrawer = lazy(() => dialogs().then((m) => ({ default: m.SearchDrawer })));
-import { applyMessage, applyTicket, messagesKey, ticketKey } from './live.ts';
+import { applyMessage, applyTicket, messagesKey } from './live.ts';
+import { ticketQuery } from './queries.ts';
 import { MessageList } from './MessageList.tsx';
 import { contactPanelAtom, statusTabAtom } from './state.ts';
 import { ChannelIcon, ContactAvatar, intlLang, ticketName } from './util.tsx';
@@ -51,7 +52,7 @@ function Conversation({ id }: { id: number }) {
   const lng = intlLang(i18n.language);
   useRealtimeRoom(`ticket:${id}`);
 
-  const ticketQ = useQuery({ queryKey: ticketKey(id), queryFn: ({ signal }) => getTicket(id, signal), retry: false });
+  const ticketQ = useQuery(ticketQuery(id));
   const ticket = ticketQ.data;
   const privileged = session?.profile === 'admin' || session?.profile === 'super' || session?.profile === 'superadmin';
   // Spy: an admin/supervisor watching someone else's open ticket reads without assigning (core.md §4).

@@ -1,15 +1,15 @@
 import { ActionIcon, Badge, Box, Button, Checkbox, Group, Indicator, Kbd, Menu, ScrollArea, Skeleton, Stack, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconAdjustmentsHorizontal, IconFilterOff, IconMessagePlus, IconSearch, IconUsers, IconX } from '@tabler/icons-react';
-import { useInfiniteQuery, useQuery, type InfiniteData } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useAtomValue } from 'jotai';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { EmptyState, ErrorBox, sessionAtom } from '@atende/ui-shell/sdk';
-import { listChannels, listQueues, listTickets, unwrap, type Channel, type Queue, type Ticket, type TicketFilters, type TicketPage, type TicketStatus } from './api.ts';
-import { listKey, rememberStatuses } from './live.ts';
+import { listChannels, listQueues, unwrap, type Channel, type Queue, type Ticket, type TicketFilters, type TicketStatus } from './api.ts';
+import { ticketListQuery } from './queries.ts';
 import { ChannelIcon, ContactAvatar, intlLang, relativeTime, ticketName } from './util.tsx';
 import classes from './tickets.module.css';
 
@@ -39,17 +39,7 @@ export function TicketList({ status, onStatus, filters, onFilters, selectedId, o
     if (debounced !== filters.searchParam) onFilters({ ...filters, searchParam: debounced });
   }, [debounced]);
 
-  const query = useInfiniteQuery<TicketPage, Error, InfiniteData<TicketPage>, readonly unknown[], string | undefined>({
-    queryKey: listKey(status, filters),
-    queryFn: async ({ pageParam, signal }) => {
-      const page = await listTickets(status, filters, pageParam, signal);
-      rememberStatuses(page.tickets);
-      return page;
-    },
-    initialPageParam: undefined,
-    getNextPageParam: (last) => (last.hasMore && last.nextCursor ? last.nextCursor : undefined),
-    staleTime: 30_000,
-  });
+  const query = useInfiniteQuery(ticketListQuery(status, filters));
   const tickets = useMemo(() => query.data?.pages.flatMap((p) => p.tickets) ?? [], [query.data]);
   const counts = query.data?.pages[0]?.counts;
 
