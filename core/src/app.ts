@@ -76,10 +76,6 @@ export function migrationPlan(plugins: PluginDefinition[]): MigrationModule[] {
 }
 
 /**
- * Builds the whole application without listening: database, migrations, event
- * bus, jobs, real time, kernel routes and plugins. `listen` is the caller's.
- */
-/**
  * How the shell's and the remotes' builds are served (QUALITY.md U1):
  * - the `.br` / `.gz` files written next to each asset at build time
  *   (ui-shell/mf-shared.ts `precompress`) go to browsers that accept them, with
@@ -98,6 +94,10 @@ const uiStaticOptions = {
   },
 } as const;
 
+/**
+ * Builds the whole application without listening: database, migrations, event
+ * bus, jobs, real time, kernel routes and plugins. `listen` is the caller's.
+ */
 export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): Promise<FastifyInstance> {
   if (!config.databaseUrl) throw new Error('buildApp needs config.databaseUrl (the CLI starts the embedded PostgreSQL first)');
   const logger = opts.logger ?? createLogger(config);
