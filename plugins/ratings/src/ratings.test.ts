@@ -89,6 +89,25 @@ describe('ratings', () => {
     expect((await inject(admin, 'GET', '/api/tenants/rating')).json()).toMatchObject({ enabled: true, maxAttempts: 3, message: 'Avalie de 0 a 5' });
     expect((await inject(sup, 'PUT', '/api/tenants/rating', { maxAttempts: 0 })).json().error).toBe('ERR_VALIDATION');
     expect((await inject(ana, 'PUT', '/api/tenants/rating', { maxAttempts: 2 })).statusCode).toBe(403);
+    // Clearing the text goes back to the default request with the scale.
+    expect((await inject(sup, 'PUT', '/api/tenants/rating', { message: '' })).json().message).toBeNull();
+    expect((await inject(sup, 'PUT', '/api/tenants/rating', { message: 'Sua nota, de 0 a 5?' })).json().message).toBe('Sua nota, de 0 a 5?');
+    expect((await inject(sup, 'PUT', '/api/tenants/rating', { message: null })).json().message).toBeNull();
+  });
+
+  it('with ratings switched off, resolving with a rating request is refused and the ticket stays open', async () => {
+    expect((await inject(admin, 'PUT', '/api/tenants/rating', { enabled: false })).statusCode).toBe(200);
+    try {
+      const inbound = await inject(admin, 'POST', `/api/plugins/channel-sandbox/channels/${channelId}/simulate`, { from: { id: '5511900000099', name: 'Cliente 0099' }, body: 'Olá' });
+      const ticketId = inbound.json().ticketId as number;
+      expect((await inject(ana, 'PUT', `/api/tickets/${ticketId}`, { status: 'open' })).statusCode).toBe(200);
+      const res = await inject(ana, 'PUT', `/api/tickets/${ticketId}`, { status: 'closed', sendRating: true });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ error: 'ERR_VALIDATION', message: expect.stringContaining('a avaliação do atendimento está desativada') });
+      expect((await inject(admin, 'GET', `/api/tickets/${ticketId}`)).json()).toMatchObject({ status: 'open', ratingRequested: false });
+    } finally {
+      await inject(admin, 'PUT', '/api/tenants/rating', { enabled: true });
+    }
   });
 });
 

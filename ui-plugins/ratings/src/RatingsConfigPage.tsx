@@ -22,7 +22,7 @@ export default function RatingsConfigPage() {
     }
   }, [config.data]);
   const save = useMutation({
-    mutationFn: () => saveConfig({ enabled, maxAttempts: Number(maxAttempts) || 1, ...(message.trim() ? { message: message.trim() } : {}) }),
+    mutationFn: () => saveConfig({ enabled, maxAttempts: Number(maxAttempts) || 1, message: message.trim() || null }),
     onSuccess: (c) => {
       queryClient.setQueryData(['plugins', 'ratings', 'config'], c);
       notify.success(t('saved'));

@@ -104,7 +104,8 @@ export async function businessHoursRoutes(app: FastifyInstance, kernel: Kernel) 
     return current(req.principal!.tenantId);
   });
 
-  const ratingConfig = z.object({ message: z.string().trim().min(1).max(1024).optional(), maxAttempts: z.number().int().min(1).max(10).optional(), enabled: z.boolean().optional() }).strict();
+  // A blank or null message goes back to the default request with the scale (rating.ts).
+  const ratingConfig = z.object({ message: z.string().trim().max(1024).nullable().optional().transform((v) => (v === '' ? null : v)), maxAttempts: z.number().int().min(1).max(10).optional(), enabled: z.boolean().optional() }).strict();
   r.get('/api/tenants/rating', read, async (req) => {
     const row = (await kernel.db.pool.query<{ rating_config: Record<string, unknown> }>('SELECT rating_config FROM tenants WHERE id = $1', [req.principal!.tenantId])).rows[0];
     return { enabled: true, maxAttempts: 1, message: null, ...row.rating_config };

@@ -170,10 +170,13 @@ export async function updateTicket(kernel: Kernel, actor: Actor, ticketId: numbe
           await log(sql, actor.tenantId, ticketId, actor.userId, 'returned_to_queue');
         } else if (u.status === 'closed') {
           if (u.sendRating) {
+            const cfg = await ratingConfig(sql, actor.tenantId);
+            // The tenant switched ratings off (/avaliacoes/configurar): nothing is sent and the ticket stays as it was.
+            if (!cfg.enabled) throw new AppError('ERR_VALIDATION', { details: 'a avaliação do atendimento está desativada nesta empresa' });
             // Stays open until the customer answers 0–5; ingestion closes it then.
             put('rating_requested_at', new Date());
             // The tenant's own request text when it wrote one; the answers that are not a score are handled by rating.ts.
-            const text = ratingRequestText(await ratingConfig(sql, actor.tenantId));
+            const text = ratingRequestText(cfg);
             followUps.push(() => queueOutbound(kernel, { tenantId: actor.tenantId, ticketId, userId: actor.userId, body: text, data: { ratingRequest: true, attempt: 1 } }));
             await log(sql, actor.tenantId, ticketId, actor.userId, 'rating_requested', { attempt: 1 });
           } else if (u.sendFarewell) {

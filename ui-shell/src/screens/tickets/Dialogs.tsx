@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, DateTimeInputBR, errorMessage, formatDateTime, notify } from '@atende/ui-shell/sdk';
-import { forwardMessages, getLogs, listDemands, listFarewells, listQueues, listUsers, searchMessages, unwrap, type Contact, type Message, type Queue, type Ticket, type UserLite } from './api.ts';
+import { forwardMessages, getLogs, getRatingConfig, listDemands, listFarewells, listQueues, listUsers, searchMessages, unwrap, type Contact, type Message, type Queue, type Ticket, type UserLite } from './api.ts';
 import { ContactPicker } from './ContactPicker.tsx';
 import { intlLang, timeOf } from './util.tsx';
 
@@ -87,9 +87,13 @@ export function ResolveDialog({ opened, onClose, onSubmit }: { opened: boolean; 
   // Saved farewell texts (farewells plugin); none or switched off: the picker is not shown.
   const farewells = useQuery({ queryKey: ['tickets', 'farewells'], queryFn: listFarewells, staleTime: 60_000, enabled: opened, retry: false });
   const farewellList = farewells.isError ? [] : (farewells.data ?? []);
+  // Ratings switched off for the tenant (/avaliacoes/configurar): the server refuses the request, so it is not offered.
+  const ratingCfg = useQuery({ queryKey: ['tickets', 'rating-config'], queryFn: getRatingConfig, staleTime: 60_000, enabled: opened, retry: false });
+  const ratingOffered = ratingCfg.data?.enabled !== false;
   useEffect(() => {
     if (opened) {
       setError(null);
+      setRating(false);
       setFarewellText(t('tickets.resolve.defaultFarewell'));
     }
   }, [opened, t]);
@@ -101,7 +105,7 @@ export function ResolveDialog({ opened, onClose, onSubmit }: { opened: boolean; 
         status: 'closed',
         sendFarewell: farewell,
         ...(farewell && farewellText.trim() ? { farewellMessage: farewellText.trim() } : {}),
-        sendRating: rating,
+        sendRating: ratingOffered && rating,
         ...(demand ? { demand } : {}),
       });
       onClose();
@@ -127,7 +131,7 @@ export function ResolveDialog({ opened, onClose, onSubmit }: { opened: boolean; 
           />
         )}
         {farewell && <Textarea label={t('tickets.resolve.farewellText')} value={farewellText} onChange={(e) => setFarewellText(e.currentTarget.value)} autosize minRows={2} maxRows={6} data-testid="resolve-farewell-text" />}
-        <Switch label={t('tickets.resolve.askRating')} description={t('tickets.resolve.askRatingHint')} checked={rating} onChange={(e) => setRating(e.currentTarget.checked)} />
+        {ratingOffered && <Switch label={t('tickets.resolve.askRating')} description={t('tickets.resolve.askRatingHint')} checked={rating} onChange={(e) => setRating(e.currentTarget.checked)} />}
         {demandList.length > 0 && (
           <Select label={t('tickets.resolve.demand')} placeholder={t('tickets.resolve.demandPlaceholder')} data={demandList.map((d) => d.name)} value={demand} onChange={setDemand} clearable searchable comboboxProps={{ withinPortal: true }} />
         )}

@@ -1,4 +1,4 @@
-/** Types and calls of the ticket screen (core.md §7 "Tickets" and "Messages"). */
+import { api, type ComposerTemplate, type QueryValue } from '@atende/ui-shell/sdk';
 import { api, type QueryValue } from '@atende/ui-shell/sdk';
 
 export type TicketStatus = 'open' | 'pending' | 'closed';
@@ -99,6 +99,8 @@ export interface SendPayload {
   scheduleDate?: string;
   recurrence?: number;
   repetitions?: number;
+  /** A provider template (ChannelComposer.tsx); the server stores the template's own text as the body. */
+  template?: ComposerTemplate;
 }
 
 export interface QuickMessage { id: number; key: string; message: string; mediaUrl: string | null; asAudio?: boolean }
@@ -152,6 +154,8 @@ export const listUsers = (search?: string) => api.get<UserLite[] | { users: User
 export const listChannels = () => api.get<Channel[] | { channels: Channel[] }>('/channels', { background: true });
 /** Saved farewell texts of the farewells plugin (404 while the tenant has it off: the dialog then hides the picker). */
 export const listFarewells = () => api.get<{ id: number; message: string }[]>('/plugins/farewells/farewells', { silent: true, background: true });
+/** The tenant's rating settings (`GET /tenants/rating`): the resolve dialog offers the rating request only when enabled. */
+export const getRatingConfig = () => api.get<{ enabled: boolean }>('/tenants/rating', { silent: true, background: true });
 export const listDemands = () => api.get<{ id: number; name: string }[] | { demands: { id: number; name: string }[] }>('/plugins/demands/demands', { silent: true, background: true });
 
 /** Lists answered either bare or wrapped (`{users: [...]}`). */
