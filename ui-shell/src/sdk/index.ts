@@ -44,7 +44,7 @@ export { realtime, useRealtime, useRealtimeRoom, realtimeStatusAtom, RealtimeCli
 export type { RealtimeFrame, RealtimeHandler, RealtimeStatus } from './realtime.ts';
 /** Plugin contract. */
 export { defineUiPlugin, registerPluginLocales, usePluginTranslation, uiPluginsAtom } from './plugin.ts';
-export type { UiPluginDefinition, UiPluginRoute, UiPluginsState, WidgetZone, WidgetZoneProps, UiChannelType, ChannelFormProps, ChannelFormValue, ChannelFormChannel, ChannelConnectProps, ChannelConnectState } from './plugin.ts';
+export type { UiPluginDefinition, UiPluginRoute, UiPluginsState, WidgetZone, WidgetZoneProps, UiChannelType, ChannelFormProps, ChannelFormValue, ChannelFormChannel, ChannelConnectProps, ChannelConnectState, ComposerExtensionProps, ComposerTicket, ComposerTemplate, ComposerSendPayload } from './plugin.ts';
 export { remoteName, REMOTE_EXPOSE } from './remote-name.ts';
 /** Formatting and validation helpers. */
 export { formatDate, formatDateTime, formatCurrency, datePattern } from './format.ts';

@@ -80,7 +80,45 @@ export interface ChannelConnectProps {
   channel: ChannelConnectState;
 }
 
-/** What a channel plugin's remote adds to `/sessoes` for its adapter type. */
+/** The ticket as a channel's composer extension sees it (the fields of `GET /api/tickets/:id` it may need). */
+export interface ComposerTicket {
+  id: number;
+  status: string;
+  channelId: number | null;
+  /** The channel's adapter type (`waba`, `telegram`…). */
+  channel: string | null;
+  contactName: string | null;
+}
+
+/** A provider message template as `POST /api/messages/:ticketId` takes it (`template`): one value per placeholder of each component. */
+export interface ComposerTemplate {
+  name: string;
+  language: string;
+  components?: { type: 'header' | 'body' | 'button'; index?: number; subType?: 'url' | 'quick_reply' | 'copy_code'; parameters: string[] }[];
+}
+
+/** What an extension sends: a text, or a template (the server stores the template's own text). */
+export type ComposerSendPayload = { body: string; template?: undefined } | { template: ComposerTemplate; body?: undefined };
+
+/** Props of a channel's composer extensions, rendered on the ticket screen for tickets of that channel type. */
+export interface ComposerExtensionProps {
+  ticket: ComposerTicket;
+  /**
+   * When the customer last wrote in this ticket (ISO date of the newest
+   * message from them): `null` when none of its messages is theirs, and
+   * `undefined` when older messages are not loaded yet and none of the
+   * loaded ones is theirs (unknown).
+   */
+  lastCustomerMessageAt: string | null | undefined;
+  /**
+   * Sends one message on the ticket through the shell (it shows in the
+   * conversation and follows its acks like any other). Rejects with the
+   * server's error, already translated by `errorMessage`.
+   */
+  send(payload: ComposerSendPayload): Promise<void>;
+}
+
+/** What a channel plugin's remote adds to `/sessoes` and the ticket screen for its adapter type. */
 export interface UiChannelType {
   /** The adapter type its server plugin registers (`GET /api/channels/types`). */
   type: string;
@@ -88,6 +126,10 @@ export interface UiChannelType {
   form?: ComponentType<ChannelFormProps>;
   /** Replaces the shell's default connect panel (QR code or pairing code) for this type. */
   connect?: ComponentType<ChannelConnectProps>;
+  /** A button (or small group of them) in the composer's tool row, e.g. WhatsApp's message templates. */
+  composerAction?: ComponentType<ComposerExtensionProps>;
+  /** A strip above the composer for what the agent must know before typing (e.g. a closed 24-hour window); renders nothing when there is nothing to say. */
+  composerNotice?: ComponentType<ComposerExtensionProps>;
 }
 
 /** What a remote default-exports. */

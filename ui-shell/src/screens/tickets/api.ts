@@ -1,5 +1,5 @@
+/** Types and calls of the ticket screen (core.md §7 "Tickets" and "Messages"). */
 import { api, type ComposerTemplate, type QueryValue } from '@atende/ui-shell/sdk';
-import { api, type QueryValue } from '@atende/ui-shell/sdk';
 
 export type TicketStatus = 'open' | 'pending' | 'closed';
 
