@@ -66,6 +66,32 @@ export interface OutboundMessage {
   quotedProviderId?: string;
 }
 
+/**
+ * A message template as an API caller asks for it (`POST /api/messages/:ticketId`
+ * with `template`): the template's name and language, and the values of its
+ * placeholders per component in the provider's order.
+ */
+export interface TemplateSendRequest {
+  name: string;
+  language: string;
+  components?: {
+    type: 'header' | 'body' | 'button';
+    /** Buttons only: which button (0-based) and its kind (`url` buttons carry a variable suffix). */
+    index?: number;
+    subType?: 'url' | 'quick_reply' | 'copy_code';
+    /** One value per placeholder, in order (`{{1}}`, `{{2}}`… or the named ones as they appear). */
+    parameters: string[];
+  }[];
+}
+
+/** A template the adapter checked against what it knows of the account's templates. */
+export interface PreparedTemplate {
+  /** The text the customer receives (placeholders filled), stored as the message body. */
+  body: string;
+  /** What `send` receives as `OutboundMessage.template` when the job runs. */
+  template: NonNullable<OutboundMessage['template']>;
+}
+
 export interface SendResult {
   providerId: string;
 }
@@ -212,6 +238,14 @@ export interface ChannelAdapter {
    * messages it handed over.
    */
   syncHistory?(channel: ChannelRecord, request: HistorySyncRequest, sink: HistorySink): Promise<{ imported: number }>;
+  /**
+   * Checks a template send (capability `templates`) before anything is
+   * stored: the template exists for this channel and may be sent, and the
+   * parameters fit its placeholders. Throw an `AppError` with a catalogue code
+   * (e.g. ERR_VALIDATION with the reason) to refuse. Without it the kernel
+   * sends the request as given, with the caller's text as the body.
+   */
+  prepareTemplate?(channel: ChannelRecord, request: TemplateSendRequest): Promise<PreparedTemplate>;
   send(channel: ChannelRecord, msg: OutboundMessage): Promise<SendResult>;
   edit?(channel: ChannelRecord, providerId: string, body: string): Promise<void>;
   delete?(channel: ChannelRecord, providerId: string): Promise<void>;

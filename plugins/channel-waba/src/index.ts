@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { AppError, ChannelError, definePlugin, z, type ChannelAdapter, type ChannelRecord, type ChannelRuntime, type InboundMessage, type OutboundMessage, type PluginContext } from '@atende/core/sdk';
 import { DEFAULT_API_VERSION, DEFAULT_GRAPH_URL, GraphError, graph, isCredentialError, toChannelError, type GraphTarget } from './graph.ts';
 import { buildPayloads, type MediaRef } from './outbound.ts';
+import { prepare, variablesOf, type SyncedTemplate } from './templates.ts';
 import { SIGNATURE_HEADER, changesFor, signatureValid, toAck, toInbound, verifyTokenMatches, type PendingMedia, type WaWebhook } from './webhook.ts';
 
 /**
@@ -301,6 +302,16 @@ function wabaPlugin() {
       await ctx.sql('DELETE FROM channel_waba_messages WHERE tenant_id = $1 AND channel_id = $2', [channel.tenantId, channel.id]);
     },
 
+    async prepareTemplate(channel, request) {
+      // Only this channel's own synced templates: the row is keyed by the channel's tenant and id.
+      const r = await ctx.sql<SyncedTemplate>(
+        'SELECT name, language, status, components FROM channel_waba_templates WHERE tenant_id = $1 AND channel_id = $2 AND name = $3 AND language = $4',
+        [channel.tenantId, channel.id, request.name, request.language],
+      );
+      if (!r.rows[0]) throw new AppError('ERR_VALIDATION', { details: `modelo ${request.name} (${request.language}) não encontrado neste canal: sincronize os modelos em Conexões` });
+      return prepare(r.rows[0], request);
+    },
+
     async send(channel, msg) {
       const t = await targetOf(channel);
       try {
@@ -517,7 +528,8 @@ function wabaPlugin() {
           [ch.tenantId, ch.id, q.status, q.search ? q.search.replace(/[\\%_]/g, (x) => `\\${x}`) : null],
         );
         const last = await ctx.sql<{ at: Date | null }>('SELECT max(synced_at) AS at FROM channel_waba_templates WHERE tenant_id = $1 AND channel_id = $2', [ch.tenantId, ch.id]);
-        return { templates: r.rows, syncedAt: last.rows[0]?.at ?? null };
+        // The placeholders each template needs, worked out here once, so a picker asks for exactly what a send will check.
+        return { templates: r.rows.map((row) => ({ ...row, variables: variablesOf(row as { components: SyncedTemplate['components'] }) })), syncedAt: last.rows[0]?.at ?? null };
       });
 
       /** Fetches the templates from Meta again (after creating or editing them in the WhatsApp Manager). */

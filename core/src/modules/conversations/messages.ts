@@ -1,6 +1,6 @@
 import type { Kernel } from '../../kernel.ts';
 import { AppError } from '../../errors.ts';
-import { ChannelError } from '../../sdk/channel.ts';
+import { ChannelError, type PreparedTemplate, type TemplateSendRequest } from '../../sdk/channel.ts';
 import { withTx } from '../../db/tx.ts';
 import type { ResolvedPrincipal } from '../identity/tokens.ts';
 import { messageOut, ticketOut, type MessageRow } from './serialize.ts';
@@ -61,6 +61,31 @@ export interface SendInput {
   buttons?: { label: string; value: string }[];
   type?: string;
   data?: Record<string, unknown>;
+  /** A provider message template instead of free text (WhatsApp outside the 24-hour window). */
+  template?: TemplateSendRequest;
+}
+
+const refuseTemplate = (details: string) => new AppError('ERR_VALIDATION', { details });
+
+/**
+ * Checks a template send on the ticket's channel. The adapter builds the
+ * stored text from the template it synced, not the caller's: the history then
+ * shows what the customer really got whichever client sent it, and a caller
+ * cannot make the conversation say something the template does not.
+ */
+async function prepareTemplate(kernel: Kernel, tenantId: number, channelId: number | null, input: SendInput): Promise<PreparedTemplate> {
+  // Scheduled sends are not offered for templates yet: the dispatcher would have to re-check them when they fall due.
+  if (input.media || input.buttons || input.isNote || input.scheduleDate) {
+    throw refuseTemplate('um modelo (template) é enviado sozinho: sem anexo, botões, nota interna ou agendamento');
+  }
+  // Tenant-scoped lookup: a channel (and so its templates) of another tenant is as unknown as none.
+  const ch = channelId ? await findTenantChannel(kernel, tenantId, channelId) : undefined;
+  const adapter = ch ? kernel.channelAdapters.get(ch.type) : undefined;
+  if (!ch || !adapter?.capabilities.templates) throw refuseTemplate('o canal deste atendimento não envia modelos (templates)');
+  const req = input.template!;
+  if (adapter.prepareTemplate) return adapter.prepareTemplate(ch, req);
+  const body = input.body?.trim() || req.name;
+  return { body, template: { name: req.name, language: req.language, components: req.components ?? [] } };
 }
 
 /**
@@ -70,9 +95,10 @@ export interface SendInput {
  */
 export async function sendMessage(kernel: Kernel, who: ResolvedPrincipal, ticketId: number, input: SendInput) {
   const ticket = await visibleTicket(kernel, who, ticketId);
-  const body = input.body?.trim() ?? '';
-  if (!body && !input.media) throw new AppError('ERR_INVALID_MESSAGE');
+  if (!input.body?.trim() && !input.media && !input.template) throw new AppError('ERR_INVALID_MESSAGE');
   if (ticket.status === 'closed' && !input.isNote) throw new AppError('ERR_SENDING_MESSAGE');
+  const template = input.template ? await prepareTemplate(kernel, who.tenantId, ticket.channel_id, input) : undefined;
+  const body = template?.body ?? input.body?.trim() ?? '';
   if (input.scheduleDate && input.scheduleDate.getTime() < Date.now() - 60_000) throw new AppError('ERR_INVALID_DATE');
   if (input.quotedMsgId) {
     const q = await kernel.db.pool.query('SELECT 1 FROM messages WHERE tenant_id = $1 AND ticket_id = $2 AND id = $3', [who.tenantId, ticketId, input.quotedMsgId]);
@@ -94,7 +120,7 @@ export async function sendMessage(kernel: Kernel, who: ResolvedPrincipal, ticket
     ticketId,
     userId: who.userId,
     body,
-    type: input.type,
+    type: template ? 'templates' : input.type,
     media: input.media,
     quotedId: input.quotedMsgId,
     isNote: input.isNote,
@@ -102,7 +128,7 @@ export async function sendMessage(kernel: Kernel, who: ResolvedPrincipal, ticket
     recurrenceDays: input.recurrence ?? null,
     repetitions: input.repetitions ?? null,
     buttons: input.buttons,
-    data: input.data,
+    data: template ? { ...input.data, template: template.template } : input.data,
   };
   return queueOutbound(kernel, draft);
 }

@@ -42,7 +42,9 @@ export async function queueOutbound(kernel: Kernel, d: OutboundDraft): Promise<R
     const status = d.isNote ? 'sent' : 'pending';
     // Variables ({{name}}, {{protocol}}…) are filled when the message is stored for sending, so the
     // agent's history shows what the customer got; scheduled ones are filled when they fall due.
-    const body = d.isNote || d.scheduleDate ? d.body : await renderFor(sql, d.tenantId, d.body, { ticketId: d.ticketId, userId: d.userId }, kernel.templateProviders);
+    // A template's text is the provider's, filled by the adapter with the agent's values: rendering our variables in it
+    // would store something the customer never got.
+    const body = d.isNote || d.scheduleDate || type === 'templates' ? d.body : await renderFor(sql, d.tenantId, d.body, { ticketId: d.ticketId, userId: d.userId }, kernel.templateProviders);
     const r = await sql.query<MessageRow>(
       `INSERT INTO messages (tenant_id, ticket_id, contact_id, channel_id, user_id, from_me, is_note, body, type, media_url, media_name, media_type, status, quoted_id, schedule_date, recurrence_days, repetitions, data)
        VALUES ($1, $2, $3, $4, $5, true, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING *`,
@@ -139,6 +141,7 @@ export function defineSendJob(kernel: Kernel) {
         body: m.body,
         media: m.media_url ? { kind: (mediaTypeOf(m.media_type ?? '') === 'application' ? 'document' : mediaTypeOf(m.media_type ?? '')) as 'image', url: m.media_url, path: kernel.storage.pathOf(m.media_url), mimetype: m.media_type ?? 'application/octet-stream', name: m.media_name ?? 'arquivo' } : undefined,
         buttons: (m.data?.buttons as OutboundMessage['buttons']) ?? undefined,
+        template: m.type === 'templates' ? ((m.data?.template as OutboundMessage['template']) ?? undefined) : undefined,
         quotedProviderId: quoted ?? undefined,
       };
       try {

@@ -44,6 +44,31 @@ const ticketUpdateBody = z
   })
   .strict();
 
+/**
+ * A provider message template (WhatsApp Cloud API): name and language as the
+ * provider lists them, and one value per placeholder of each component. The
+ * adapter checks them against the templates it synced before anything is stored.
+ */
+const templateBody = z
+  .object({
+    name: z.string().trim().min(1).max(512).regex(/^[a-z0-9_]+$/, 'nome de modelo inválido: letras minúsculas, números e _'),
+    language: z.string().trim().min(2).max(15).regex(/^[A-Za-z]{2,3}(_[A-Za-z0-9]{2,8})?$/, 'idioma do modelo inválido (ex.: pt_BR)'),
+    components: z
+      .array(
+        z
+          .object({
+            type: z.enum(['header', 'body', 'button']),
+            index: z.number().int().min(0).max(9).optional(),
+            subType: z.enum(['url', 'quick_reply', 'copy_code']).optional(),
+            parameters: z.array(z.string().max(1024, 'cada variável do modelo aceita até 1024 caracteres').regex(/^[^\u0000]*$/, 'caractere inválido')).max(100),
+          })
+          .strict(),
+      )
+      .max(12)
+      .optional(),
+  })
+  .strict();
+
 const sendBody = z
   .object({
     body: z.string().max(65_536).default(''),
@@ -52,6 +77,7 @@ const sendBody = z
     scheduleDate: z.coerce.date().optional(),
     recurrence: z.union([z.literal(0), z.number().int().refine((n) => RECURRENCE_DAYS.includes(n), 'recorrência inválida')]).nullable().optional(),
     repetitions: z.number().int().min(1).max(100).optional(),
+    template: templateBody.optional(),
   })
   .strict();
 

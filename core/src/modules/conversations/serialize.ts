@@ -149,6 +149,8 @@ export function messageOut(m: MessageRow) {
     synced: m.synced,
     reactions: m.reactions ?? [],
     participant: (m.data?.participant as string | undefined) ?? null,
+    // A template send names its template, so the conversation can label the bubble (the body is its filled-in text).
+    ...(m.data?.template ? { template: { name: (m.data.template as { name: string }).name, language: (m.data.template as { language: string }).language } } : {}),
     timestamp: m.timestamp,
     createdAt: m.created_at,
   };
