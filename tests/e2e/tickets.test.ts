@@ -127,6 +127,11 @@ describe('ticket screen in the browser', () => {
     await row(p2, 'Maria Cliente').waitFor({ timeout: 30_000 });
     await expect.poll(() => p2.getByTestId('chat-status').textContent(), { timeout: 30_000 }).toBe('Resolvido');
     await p2.screenshot({ path: '/tmp/tickets-resolved.png' });
+
+    // The menus stay one click away from the ticket screen: the rail leads to the contacts screen.
+    await p2.getByTestId('standalone-rail').getByRole('link', { name: 'Contatos' }).click();
+    await p2.waitForURL((u) => u.hash.startsWith('#/contatos'));
+    await p2.getByRole('heading', { name: 'Contatos' }).waitFor();
   }, 90_000);
 
   it('phone width shows one pane at a time; notes, reply and failure states render', async () => {

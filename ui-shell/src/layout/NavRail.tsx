@@ -35,7 +35,7 @@ function RailLink({ item, collapsed, active, onNavigate }: { item: NavItem; coll
 }
 
 /** Left rail grouped as the spec's menus; collapsible to icons. */
-export function NavRail({ collapsed, onToggle, onNavigate }: { collapsed: boolean; onToggle: () => void; onNavigate?: () => void }) {
+export function NavRail({ collapsed, onToggle, onNavigate }: { collapsed: boolean; onToggle?: () => void; onNavigate?: () => void }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const access = useAccess();
@@ -58,13 +58,15 @@ export function NavRail({ collapsed, onToggle, onNavigate }: { collapsed: boolea
           ))}
         </Stack>
       </ScrollArea>
-      <Divider />
+      {onToggle && <Divider />}
+      {onToggle && (
       <UnstyledButton onClick={onToggle} p="sm" aria-label={collapsed ? t('layout.expand') : t('layout.collapse')} visibleFrom="sm">
         <Group gap="sm" justify={collapsed ? 'center' : 'flex-start'} c="dimmed">
           {collapsed ? <IconLayoutSidebarLeftExpand size={20} stroke={1.6} /> : <IconLayoutSidebarLeftCollapse size={20} stroke={1.6} />}
           {!collapsed && <Text size="sm">{t('layout.collapse')}</Text>}
         </Group>
       </UnstyledButton>
+      )}
     </Stack>
   );
 }

@@ -14,7 +14,7 @@ function initials(name: string | undefined): string {
 }
 
 /** Avatar with online status; status, language, dark mode and logout (UI.md "Navigation"). */
-export function UserMenu() {
+export function UserMenu({ compact = false, position = 'bottom-end' }: { compact?: boolean; position?: 'bottom-end' | 'right-end' }) {
   const { t, i18n } = useTranslation();
   const session = useAtomValue(sessionAtom);
   const navigate = useNavigate();
@@ -41,18 +41,22 @@ export function UserMenu() {
   };
 
   return (
-    <Menu width={260} position="bottom-end" shadow="md" withinPortal>
+    <Menu width={260} position={position} shadow="md" withinPortal>
       <Menu.Target>
         <UnstyledButton aria-label={t('layout.userMenu')} px={6} py={4} style={{ borderRadius: 'var(--mantine-radius-md)' }}>
           <Group gap="sm" wrap="nowrap">
             <Indicator color={online ? 'teal' : 'gray'} offset={5} position="bottom-end" size={10} withBorder>
               <Avatar radius="xl" color="brand" variant="filled" size={34}>{initials(session.username)}</Avatar>
             </Indicator>
-            <Box visibleFrom="sm" maw={180}>
-              <Text size="sm" fw={600} truncate>{session.username}</Text>
-              <Text size="xs" c="dimmed" truncate>{t(`profiles.${session.profile}`)}</Text>
-            </Box>
-            <IconChevronDown size={14} stroke={1.6} />
+            {!compact && (
+              <>
+                <Box visibleFrom="sm" maw={180}>
+                  <Text size="sm" fw={600} truncate>{session.username}</Text>
+                  <Text size="xs" c="dimmed" truncate>{t(`profiles.${session.profile}`)}</Text>
+                </Box>
+                <IconChevronDown size={14} stroke={1.6} />
+              </>
+            )}
           </Group>
         </UnstyledButton>
       </Menu.Target>
