@@ -220,9 +220,14 @@ describe('channel screens in the browser', () => {
   }, 240_000);
 
   it('an agent (profile user) is refused /sessoes', async () => {
-    const page = await open(agent, '#/sessoes');
+    const page = await open(agent, '#/contatos');
+    await page.getByRole('heading', { name: 'Contatos', exact: true }).waitFor();
     // The guard says so and sends the agent on to /contatos; the channel screen never renders.
-    await page.getByText('Acesso negado', { exact: true }).waitFor({ timeout: 30_000 });
+    // Watching starts before the navigation: on a loaded machine the toast's 1.5 s could pass before a new page load returns.
+    const toast = page.getByText('Acesso negado', { exact: true }).waitFor({ timeout: 30_000 });
+    await page.goto(`${base}/#/sessoes`);
+    await toast;
+    await page.waitForURL((u) => u.hash.startsWith('#/contatos'));
     expect(await page.getByTestId('channels-page').count()).toBe(0);
     // Nor does the menu offer it.
     expect(await page.getByRole('link', { name: 'Canais' }).count()).toBe(0);
