@@ -9,8 +9,35 @@ export interface WebhookInfo {
   verifyToken: string | null;
 }
 
+/** A component of a template as Meta lists it (`HEADER`, `BODY`, `FOOTER`, `BUTTONS`). */
+export interface TemplateComponent {
+  type: string;
+  format?: string;
+  text?: string;
+  buttons?: { type: string; text?: string; url?: string }[];
+  example?: { header_text?: string[]; body_text?: string[][] };
+}
+
+/** The values a template needs, as the server works them out (the same rules it checks a send with). */
+export interface TemplateVariables {
+  header: string[];
+  body: string[];
+  buttons: { index: number; subType: 'url' | 'copy_code'; text: string; variables: string[] }[];
+  mediaHeader: string | null;
+}
+
+export interface Template {
+  id: string;
+  name: string;
+  language: string;
+  status: string;
+  category: string | null;
+  components: TemplateComponent[];
+  variables: TemplateVariables;
+}
+
 export interface TemplateList {
-  templates: { id: string; name: string; language: string; status: string; category: string | null }[];
+  templates: Template[];
   syncedAt: string | null;
 }
 
@@ -21,6 +48,9 @@ export const templatesKey = (id: number) => ['plugins', 'channel-waba', 'templat
 
 export const getWebhookInfo = (id: number, signal?: AbortSignal) => api.get<WebhookInfo>(`${BASE}/${id}/webhook`, { signal, silent: true });
 export const listTemplates = (id: number, signal?: AbortSignal) => api.get<TemplateList>(`${BASE}/${id}/templates`, { query: { status: 'all' }, signal, silent: true });
+/** The approved templates an agent can send on a ticket of this channel. */
+export const approvedTemplatesKey = (id: number) => ['plugins', 'channel-waba', 'templates', id, 'approved'] as const;
+export const listApprovedTemplates = (id: number, signal?: AbortSignal) => api.get<TemplateList>(`${BASE}/${id}/templates`, { signal, silent: true });
 export const syncTemplates = (id: number) => api.post<{ count: number; syncedAt: string }>(`${BASE}/${id}/templates/sync`);
 
 /** The callback URL to show: the server's public address when configured, else this page's origin (same origin as the API). */

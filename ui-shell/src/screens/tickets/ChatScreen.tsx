@@ -9,11 +9,12 @@ import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
-import { ConfirmDialog, ErrorBox, errorMessage, notify, sessionAtom, useRealtimeRoom } from '@atende/ui-shell/sdk';
+import { ConfirmDialog, ErrorBox, errorMessage, notify, sessionAtom, useRealtimeRoom, type ComposerSendPayload } from '@atende/ui-shell/sdk';
 import {
   deleteMessage, editMessage, getMessages, reactMessage, sendMessage, updateTicket, type Message, type MessagesPage, type SendPayload, type Ticket,
 } from './api.ts';
 import { Composer } from './Composer.tsx';
+import { ChannelComposerPart } from './ChannelComposer.tsx';
 import { ContactPanel } from './ContactPanel.tsx';
 // The dialogs (schedule's date and number inputs, transfer's selects, drawers) are
 // fetched the first time one opens: none is open when the ticket first paints (U1).
@@ -130,6 +131,15 @@ function Conversation({ id }: { id: number }) {
     setReplyTo(null);
     void doSend(local);
   };
+
+  // A channel extension's send (e.g. a WhatsApp template): the server builds the text, so no optimistic copy.
+  const sendFromChannel = useCallback(async (payload: ComposerSendPayload) => {
+    try {
+      applyMessage(qc, await sendMessage(id, { body: payload.body ?? '', ...(payload.template ? { template: payload.template } : {}) }));
+    } catch (e) {
+      throw new Error(errorMessage(e));
+    }
+  }, [id, qc]);
 
   const act = async (body: Record<string, unknown>, after?: (t: Ticket) => void) => {
     setActing(true);
@@ -300,6 +310,8 @@ function Conversation({ id }: { id: number }) {
               void editMessage(m.id, body).then((saved) => applyMessage(qc, saved)).catch(() => undefined);
             }}
             onSchedule={(body) => { setScheduleBody(body); setDialog('schedule'); }}
+            channelAction={<ChannelComposerPart part="composerAction" ticket={ticket} messages={serverMessages} hasOlder={!!msgs.hasNextPage} send={sendFromChannel} />}
+            channelNotice={<ChannelComposerPart part="composerNotice" ticket={ticket} messages={serverMessages} hasOlder={!!msgs.hasNextPage} send={sendFromChannel} />}
           />
         )}
       </Box>

@@ -1,7 +1,7 @@
 import { ActionIcon, Box, CloseButton, Group, Paper, Popover, ScrollArea, Switch, Text, Textarea, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconArrowBackUp, IconCalendarTime, IconMicrophone, IconMoodSmile, IconPaperclip, IconPencil, IconPlayerStopFilled, IconSend, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage, notify } from '@atende/ui-shell/sdk';
 import { listQuickMessages, resolveQuickMessage, type Message, type QuickMessage } from './api.ts';
@@ -19,13 +19,16 @@ export interface ComposerProps {
   onSend: (body: string, opts: { isNote: boolean; file?: File }) => void;
   onSaveEdit: (m: Message, body: string) => void;
   onSchedule: (body: string) => void;
+  /** The ticket channel's composer extensions (ChannelComposer.tsx): a tool-row button and a strip above. */
+  channelAction?: ReactNode;
+  channelNotice?: ReactNode;
 }
 
 /** Template variables a quick message may carry (core.md §3), in the spec's `{{variable}}` syntax; the server fills them in when it sends. */
 const QUICK_MESSAGE_VARIABLES = ['name', 'greeting', 'protocol', 'firstName', 'user'].map((v) => `{{${v}}}`).join(', ');
 
 /** Enter sends, Shift+Enter breaks the line, '/' opens quick messages (UI.md). */
-export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, onCancelEdit, onSend, onSaveEdit, onSchedule }: ComposerProps) {
+export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, onCancelEdit, onSend, onSaveEdit, onSchedule, channelAction, channelNotice }: ComposerProps) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
   const [isNote, setIsNote] = useState(false);
@@ -187,6 +190,7 @@ export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, 
   const bar = replyTo ?? editing;
   return (
     <Box className={classes.composer} data-note={isNote || undefined}>
+      {channelNotice}
       {bar && (
         <Paper withBorder radius="md" p={6} mb={6} style={{ borderLeft: `4px solid var(--mantine-color-${editing ? 'blue' : 'teal'}-6)` }}>
           <Group justify="space-between" wrap="nowrap" gap="xs">
@@ -227,6 +231,7 @@ export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, 
             </Popover.Dropdown>
           </Popover>
           <Tooltip label={t('tickets.composer.attach')}><ActionIcon variant="subtle" color="gray" size="lg" mb={4} onClick={() => fileRef.current?.click()} aria-label={t('tickets.composer.attach')} disabled={!!editing || isNote}><IconPaperclip size={21} /></ActionIcon></Tooltip>
+          {!editing && !isNote && channelAction}
           <input ref={fileRef} type="file" hidden data-testid="file-input" onChange={(e) => {
             const file = e.currentTarget.files?.[0];
             e.currentTarget.value = '';

@@ -1,5 +1,5 @@
 import { ActionIcon, Anchor, Box, Button, Checkbox, Group, Menu, Text, Tooltip } from '@mantine/core';
-import { IconAlertCircle, IconArrowBackUp, IconCheck, IconChecks, IconChevronDown, IconClock, IconCopy, IconFileDescription, IconMoodSmile, IconNote, IconPencil, IconRefresh, IconShare3, IconTrash } from '@tabler/icons-react';
+import { IconAlertCircle, IconArrowBackUp, IconCheck, IconChecks, IconChevronDown, IconClock, IconCopy, IconFileDescription, IconMoodSmile, IconNote, IconPencil, IconRefresh, IconShare3, IconTemplate, IconTrash } from '@tabler/icons-react';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Message } from './api.ts';
@@ -96,6 +96,13 @@ export const MessageBubble = memo(function MessageBubble(p: Props) {
           <Group gap={4} mb={2}>
             <IconNote size={12} color="var(--mantine-color-yellow-8)" />
             <Text size="10px" fw={700} tt="uppercase" c="yellow.8">{t('tickets.msg.note')}</Text>
+          </Group>
+        )}
+        {m.template && (
+          <Group gap={4} mb={2} wrap="nowrap" data-testid="message-template">
+            <IconTemplate size={12} color="var(--mantine-color-teal-8)" />
+            <Text size="10px" fw={700} tt="uppercase" c="teal.8">{t('tickets.msg.template')}</Text>
+            <Text size="10px" c="dimmed" truncate="end">{m.template.name}</Text>
           </Group>
         )}
         {p.quoted && (

@@ -83,6 +83,8 @@ export interface Message {
   isDeleted: boolean;
   reactions: { emoji: string; by: string; fromMe: boolean }[];
   participant?: string | null;
+  /** A provider template send (WhatsApp): which template; `body` is its text as the customer got it. */
+  template?: { name: string; language: string };
   timestamp: string;
   createdAt: string;
   /** Client side only: an optimistic message waiting for (or failed at) the server. */
