@@ -6,6 +6,12 @@ export interface Database {
   orm: MikroORM<PostgreSqlDriver>;
   /** A plain pg pool for migrations, health checks and hot paths that need raw SQL. */
   pool: pg.Pool;
+  /**
+   * A few connections kept for storing inbound messages only: a customer's message
+   * must not queue behind background work (a bulk send's pump and its provider's writes
+   * can keep every connection of `pool` busy for minutes).
+   */
+  ingestPool: pg.Pool;
   /** An EntityManager fork for one tenant (tenant filter on). */
   forTenant(tenantId: number): EntityManager;
   /** A fork with the tenant filter off: platform-level work (superadmin, jobs over all tenants). */
@@ -16,10 +22,15 @@ export interface Database {
 // Keep timestamps as UTC instants and bigints (counts) as numbers in raw queries.
 pg.types.setTypeParser(20, (v) => Number(v));
 
+/** Ingest runs one or two batches at a time per node (ingest.ts), each on one connection. */
+const INGEST_POOL_MAX = 3;
+
 export async function openDatabase(url: string, entities: EntitySchema<any, any>[], opts: { poolMax?: number } = {}): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: opts.poolMax ?? 10, idleTimeoutMillis: 30_000 });
   // A dropped connection (server restart) must not crash the process; the pool reconnects on next use.
   pool.on('error', () => undefined);
+  const ingestPool = new pg.Pool({ connectionString: url, max: INGEST_POOL_MAX, idleTimeoutMillis: 30_000 });
+  ingestPool.on('error', () => undefined);
   const orm = await MikroORM.init<PostgreSqlDriver>({
     driver: PostgreSqlDriver,
     clientUrl: url,
@@ -34,6 +45,7 @@ export async function openDatabase(url: string, entities: EntitySchema<any, any>
   return {
     orm,
     pool,
+    ingestPool,
     forTenant(tenantId: number) {
       const em = orm.em.fork({ clear: true }) as EntityManager;
       em.setFilterParams('tenant', { tenantId });
@@ -45,7 +57,7 @@ export async function openDatabase(url: string, entities: EntitySchema<any, any>
     },
     async close() {
       await orm.close(true);
-      await pool.end();
+      await Promise.all([pool.end(), ingestPool.end()]);
     },
   };
 }
