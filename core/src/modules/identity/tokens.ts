@@ -63,8 +63,11 @@ export interface ResolvedPrincipal extends Principal {
  * (ERR_TENANT_INACTIVE) even though their sessions were revoked with it.
  */
 export async function resolvePrincipal(pool: pg.Pool, claims: AccessClaims): Promise<ResolvedPrincipal> {
-  const r = await pool.query<SessionCheckRow>(
-    `SELECT u.id, u.tenant_id, u.name, u.email, u.profile, u.active, u.token_version, s.revoked_at,
+  // Every authenticated request and socket runs this: a named statement is parsed and planned
+  // once per connection (primary-key lookups only, so the generic plan is the right one).
+  const r = await pool.query<SessionCheckRow>({
+    name: 'atende_principal',
+    text: `SELECT u.id, u.tenant_id, u.name, u.email, u.profile, u.active, u.token_version, s.revoked_at,
             t.status AS tenant_status, t.blocked AS tenant_blocked, u.queues, u.menus AS user_menus, t.menus AS tenant_menus,
             (SELECT value FROM settings st WHERE st.tenant_id = u.tenant_id AND st.key = 'supervisorAdmin') AS supervisor_admin,
             EXISTS (SELECT 1 FROM tenants p WHERE p.id = 1 AND p.terms_accepted_at IS NOT NULL) AS terms_accepted
@@ -72,8 +75,8 @@ export async function resolvePrincipal(pool: pg.Pool, claims: AccessClaims): Pro
        JOIN auth_sessions s ON s.id = $2 AND s.user_id = u.id
        JOIN tenants t ON t.id = u.tenant_id
       WHERE u.id = $1`,
-    [claims.sub, claims.sid],
-  );
+    values: [claims.sub, claims.sid],
+  });
   const row = r.rows[0];
   if (!row || row.tenant_id !== claims.tid) throw new AppError('ERR_INVALID_TOKEN');
   if (row.tenant_status !== 'active') throw new AppError('ERR_TENANT_INACTIVE');
