@@ -105,11 +105,19 @@ describe('WABA template picker in the browser', () => {
       await expect.poll(() => notice.innerText()).toMatch(/Janela de 24 horas encerrada[\s\S]*O cliente escreveu pela última vez há 3 dias/);
       await page.screenshot({ path: `${SHOTS}/waba-template-window.png` });
 
-      await page.getByTestId('waba-window-pick').click();
+      // The composer's "Modelo" button opens the picker: approved templates only, each with its language and category.
+      await page.getByRole('button', { name: 'Modelo', exact: true }).click();
       const picker = page.getByRole('dialog');
       await picker.getByTestId('waba-template-option').first().waitFor();
-      // Approved templates only, each with its language; the search narrows the list.
       expect(await picker.getByTestId('waba-template-option').count()).toBe(5);
+      await expect.poll(() => picker.getByTestId('waba-template-preview').innerText()).toContain('Bem-vindo à Loja Exemplo');
+      await page.screenshot({ path: `${SHOTS}/waba-template-list.png` });
+      await picker.getByRole('button', { name: 'Cancelar' }).click();
+      await picker.waitFor({ state: 'hidden' });
+
+      // The notice's button opens it too; the search narrows the list.
+      await page.getByTestId('waba-window-pick').click();
+      await picker.getByTestId('waba-template-option').first().waitFor();
       await picker.getByTestId('waba-template-search').fill('pedido');
       await expect.poll(() => picker.getByTestId('waba-template-option').count()).toBe(2);
       await picker.getByTestId('waba-template-option').filter({ hasText: 'pt_BR' }).click();

@@ -97,7 +97,7 @@ export default function TemplatePicker({ channelId, opened, onClose, send, ticke
           <Text fw={600}>{t('pickerTitle')}</Text>
           <Text size="xs" c="dimmed">{t('pickerSubtitle', { name: ticket.contactName ?? '' })}</Text>
         </div>
-        <CloseButton onClick={onClose} aria-label={t('cancel')} />
+        <CloseButton onClick={onClose} aria-label={t('common.close')} />
       </Group>
       <Box style={{ display: 'grid', gridTemplateColumns: 'minmax(240px, 300px) 1fr', minHeight: 440 }}>
         <Stack gap={0} style={{ borderRight: '1px solid var(--mantine-color-default-border)', minWidth: 0 }}>
