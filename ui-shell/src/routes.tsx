@@ -12,6 +12,7 @@
  * `screen: () => import('./screens/<Name>.tsx')` on its entry here.
  */
 import type { ComponentType } from 'react';
+import { matchPath } from 'react-router-dom';
 
 /** Keys of the access map (`GET /api/me/access` → `menus`), named after the spec's menus (core.md §6). */
 export type MenuKey =
@@ -202,4 +203,23 @@ export function pathFor(name: string, params: Record<string, string | number> = 
   const def = routeByName(name);
   if (!def) throw new Error(`Unknown route name ${name}`);
   return def.path.replace(/:(\w+)/g, (_, k: string) => encodeURIComponent(String(params[k] ?? '')));
+}
+
+/**
+ * Starts the data of the page's first URL before React renders (main.tsx):
+ * the route's guard would do it too, but only after the first render, behind
+ * the screen's chunks in the browser's connection queue. A parent's prefetch
+ * gets the params of whichever of its children matches.
+ */
+export function prefetchPath(pathname: string): void {
+  const visit = (defs: RouteDef[]) => {
+    for (const def of defs) {
+      if (def.prefetch) {
+        const match = [...(def.children ?? []), def].map((d) => matchPath({ path: d.path, end: false }, pathname)).find(Boolean);
+        if (match) def.prefetch(match.params);
+      }
+      if (def.children) visit(def.children);
+    }
+  };
+  visit([...MAIN_ROUTES, ...STANDALONE_ROUTES]);
 }
