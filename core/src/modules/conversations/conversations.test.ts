@@ -106,6 +106,20 @@ describe('inbound conversation', () => {
     expect(r.rows[0]).toEqual({ tickets: 1, contacts: 1, msgs: 6 });
   });
 
+  it('R4: bursts of first messages from several new contacts, over two batches in flight, give one ticket per contact and lose nothing', async () => {
+    // Two batches of one node can both hold first messages of these contacts and meet on the
+    // tenant's protocol counter: whatever waits or deadlocks must end in one ticket each, all stored.
+    const send = (round: number) =>
+      Promise.all(Array.from({ length: 24 }, (_, i) => webhook({ id: `multi-${round}-${i}`, from: { id: `multi-${i % 4}`, name: `Multi ${i % 4}` }, body: `r${round} ${i}` })));
+    const answers = [...(await send(1)), ...(await send(2))];
+    expect(answers.map((a) => a.statusCode).filter((s) => s !== 200)).toEqual([]);
+    const r = await t.sql.query(
+      `SELECT c.name, count(DISTINCT t.id)::int AS tickets, count(m.id)::int AS msgs, max(t.unread_messages) AS unread
+         FROM contacts c JOIN tickets t ON t.contact_id = c.id JOIN messages m ON m.ticket_id = t.id WHERE c.name LIKE 'Multi %' GROUP BY c.name ORDER BY c.name`,
+    );
+    expect(r.rows).toEqual([0, 1, 2, 3].map((i) => ({ name: `Multi ${i}`, tickets: 1, msgs: 12, unread: 12 })));
+  });
+
   it('messages that share an ingest batch count once each on their ticket, and the newest stored one is its preview', async () => {
     // Together they go into one or a few batches: the counters are applied once per ticket per batch.
     const burst = (from: string, n: number, tag: string) => Array.from({ length: n }, (_, i) => webhook({ id: `${tag}-${i}`, from: { id: from, name: from }, body: `${tag} ${i}` }));

@@ -89,6 +89,15 @@ export async function loadTickets(sql: Sql | Kernel['db']['pool'], pairs: { tena
 
 /** Most items in one ingest transaction (see INGEST_BATCH_FUNCTION: subtransactions per item). */
 const MAX_BATCH = 50;
+/**
+ * Batches in PostgreSQL at once per node. With one, the node waited for each
+ * batch's round trip and WAL flush before sending the next, and PostgreSQL's
+ * second core sat idle; two overlap them. Two batches can meet on a ticket or
+ * a tenant's protocol counter: both take their locks in (tenant, sender)
+ * order, the second waits for the first's commit, and a deadlock left is
+ * retried like one with another node.
+ */
+const MAX_IN_FLIGHT = 2;
 
 interface Waiting {
   msg: InboundMessage;
@@ -102,10 +111,11 @@ interface Waiting {
  * There is no timer: the first message goes out alone at once, and whatever
  * arrives while a batch is in PostgreSQL goes together in the next one, so a
  * quiet node answers each webhook immediately and a busy one amortises the
- * round trip and the commit over up to 50 messages. One batch at a time per
- * node, items sorted by (tenant, sender): concurrent batches (other nodes)
- * then take their locks in the same order; the rare deadlock left (new
- * tickets share their tenant's protocol counter) is retried.
+ * round trip and the commit over up to 50 messages. At most MAX_IN_FLIGHT
+ * batches at a time per node, items sorted by (tenant, sender): concurrent
+ * batches (this node's or other nodes') then take their locks in the same
+ * order; the rare deadlock left (new tickets share their tenant's protocol
+ * counter) is retried.
  *
  * After commit, events go out the same way: whatever batches committed while
  * the previous events were being published are published together, with one
@@ -116,7 +126,8 @@ interface Waiting {
  */
 class IngestBatcher {
   private queue: Waiting[] = [];
-  private running = false;
+  private inFlight = 0;
+  private drainQueued = false;
   /** Committed batches whose events are not out yet, in commit order. */
   private committed: { batch: Waiting[]; rows: IngestRow[] }[] = [];
   private publishing = false;
@@ -126,29 +137,37 @@ class IngestBatcher {
   submit(msg: InboundMessage): Promise<IngestResult> {
     return new Promise((resolve, reject) => {
       this.queue.push({ msg, item: itemOf(msg), resolve, reject });
-      if (!this.running) void this.drain();
+      if (this.inFlight === 0) this.drain();
+      else if (!this.drainQueued) {
+        // The second slot waits for the end of this I/O turn, so the webhooks read in it go together.
+        this.drainQueued = true;
+        setImmediate(() => {
+          this.drainQueued = false;
+          this.drain();
+        });
+      }
     });
   }
 
-  private async drain() {
-    this.running = true;
-    try {
-      while (this.queue.length) {
-        const batch = this.queue.splice(0, MAX_BATCH);
-        batch.sort((a, b) => (a.msg.tenantId - b.msg.tenantId) || lockOrder(a.msg).localeCompare(lockOrder(b.msg)));
-        let rows: IngestRow[];
-        try {
-          rows = await this.run(batch);
-        } catch (err) {
+  /** Starts batches while there are waiting items and fewer than MAX_IN_FLIGHT in PostgreSQL. */
+  private drain() {
+    while (this.queue.length && this.inFlight < MAX_IN_FLIGHT) {
+      const batch = this.queue.splice(0, MAX_BATCH);
+      batch.sort((a, b) => (a.msg.tenantId - b.msg.tenantId) || lockOrder(a.msg).localeCompare(lockOrder(b.msg)));
+      this.inFlight++;
+      this.run(batch).then(
+        (rows) => {
+          // In commit order; not awaited: the next batch goes to PostgreSQL while these events are published.
+          this.committed.push({ batch, rows });
+          if (!this.publishing) void this.publish();
+        },
+        (err) => {
           for (const w of batch) w.reject(err);
-          continue;
-        }
-        // Not awaited: the next batch goes to PostgreSQL while these events are published.
-        this.committed.push({ batch, rows });
-        if (!this.publishing) void this.publish();
-      }
-    } finally {
-      this.running = false;
+        },
+      ).finally(() => {
+        this.inFlight--;
+        this.drain();
+      });
     }
   }
 
