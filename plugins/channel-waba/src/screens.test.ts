@@ -83,10 +83,10 @@ describe('WABA template picker in the browser', () => {
     await api?.close();
   });
 
-  async function open(user: TestUser, hash: string): Promise<Page> {
+  async function open(user: TestUser, hash: string, viewport = { width: 1366, height: 860 }): Promise<Page> {
     const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: user.password } });
     expect(res.statusCode, res.body).toBe(200);
-    const context = await browser.newContext({ baseURL: base, locale: 'pt-BR', viewport: { width: 1366, height: 860 } });
+    const context = await browser.newContext({ baseURL: base, locale: 'pt-BR', viewport });
     contexts.push(context);
     // A shared 2-core machine under load: generous waits, the assertions stay exact.
     context.setDefaultTimeout(45_000);
@@ -144,6 +144,23 @@ describe('WABA template picker in the browser', () => {
       expect((await api.deliver(callback, api.statusUpdate(sent.providerId, 'read', customer))).status).toBe(200);
       await bubble.locator('[data-ack="read"]').waitFor();
       await page.screenshot({ path: `${SHOTS}/waba-template-sent.png` });
+    } finally {
+      await page.context().close();
+    }
+  }, 240_000);
+
+  it('on a phone the picker takes the whole screen, list above the preview', async () => {
+    const page = await open(agent, `#/atendimento/${ticketId}`, { width: 390, height: 844 });
+    try {
+      await page.getByTestId('waba-window-pick').click({ timeout: 90_000 });
+      const picker = page.getByRole('dialog');
+      await picker.getByTestId('waba-template-option').first().waitFor();
+      await picker.getByTestId('waba-template-option').filter({ hasText: 'retomar_contato' }).click();
+      await picker.getByTestId('waba-template-variable').fill('Maria');
+      await expect.poll(() => picker.getByTestId('waba-template-preview').innerText()).toContain('Oi Maria, ainda podemos ajudar');
+      const box = (await picker.boundingBox())!;
+      expect(box.width).toBe(390);
+      await page.screenshot({ path: `${SHOTS}/waba-template-mobile.png` });
     } finally {
       await page.context().close();
     }

@@ -1,5 +1,6 @@
 import { Alert, Badge, Box, Button, CloseButton, Group, Modal, ScrollArea, Skeleton, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { IconAlertCircle, IconLink, IconSearch, IconSend } from '@tabler/icons-react';
+import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { ErrorBox, errorMessage, usePluginTranslation, type ComposerExtensionProps, type ComposerTemplate } from '@atende/ui-shell/sdk';
@@ -51,6 +52,8 @@ export default function TemplatePicker({ channelId, opened, onClose, send, ticke
   const [values, setValues] = useState<Record<string, string>>({});
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // On a phone the picker takes the whole screen and the list sits above the preview.
+  const narrow = useMediaQuery('(max-width: 48em)');
 
   const templates = useMemo(() => {
     const term = search.trim().toLowerCase();
@@ -91,16 +94,16 @@ export default function TemplatePicker({ channelId, opened, onClose, send, ticke
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} size={860} radius="md" padding={0} title={null} withCloseButton={false} data-testid="waba-template-picker">
-      <Group justify="space-between" px="lg" py="md" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
-        <div>
+    <Modal opened={opened} onClose={onClose} size={860} fullScreen={narrow} radius="md" padding={0} title={null} withCloseButton={false} data-testid="waba-template-picker">
+      <Group justify="space-between" align="flex-start" wrap="nowrap" px="lg" py="md" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
+        <div style={{ minWidth: 0 }}>
           <Text fw={600}>{t('pickerTitle')}</Text>
           <Text size="xs" c="dimmed">{t('pickerSubtitle', { name: ticket.contactName ?? '' })}</Text>
         </div>
         <CloseButton onClick={onClose} aria-label={t('common.close')} />
       </Group>
-      <Box style={{ display: 'grid', gridTemplateColumns: 'minmax(240px, 300px) 1fr', minHeight: 440 }}>
-        <Stack gap={0} style={{ borderRight: '1px solid var(--mantine-color-default-border)', minWidth: 0 }}>
+      <Box style={{ display: 'grid', gridTemplateColumns: narrow ? '1fr' : 'minmax(240px, 300px) 1fr', minHeight: 440 }}>
+        <Stack gap={0} style={{ [narrow ? 'borderBottom' : 'borderRight']: '1px solid var(--mantine-color-default-border)', minWidth: 0 }}>
           <Box p="sm">
             <TextInput
               leftSection={<IconSearch size={15} />}
@@ -112,7 +115,7 @@ export default function TemplatePicker({ channelId, opened, onClose, send, ticke
               data-autofocus
             />
           </Box>
-          <ScrollArea h={420} px={6} pb={6}>
+          <ScrollArea h={narrow ? 220 : 420} px={6} pb={6}>
             {list.isLoading ? (
               <Stack gap={6} p={6}>{[0, 1, 2, 3].map((i) => <Skeleton key={i} h={52} radius="md" />)}</Stack>
             ) : list.error ? (
