@@ -4,12 +4,41 @@
  * built to `ui-shell/dist` and served by the kernel at `/`.
  */
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { hostFederation } from './mf-shared.ts';
+
+/** Sections of the catalogue only the admin screens use (`admin.*`, and `channels.*` of the channel pages). */
+const ADMIN_SECTIONS = ['admin', 'channels'];
+
+/**
+ * The bundled Portuguese catalogue goes with the entry, but its admin sections
+ * (~8 KB gzip) are needed by neither the login page nor the ticket screen:
+ * `./locales/pt.json` builds without them and `./locales/pt.json?admin` with
+ * only them, which the admin routes load with their screen
+ * (`ensureAdminStrings` in src/i18n/index.ts). Other languages are lazy chunks
+ * already and stay whole.
+ */
+function catalogueSections(): Plugin {
+  return {
+    name: 'atende:catalogue-sections',
+    // Before vite's JSON plugin: this hands it the reduced JSON text.
+    enforce: 'pre',
+    transform(code, id) {
+      const [file, query] = id.split('?');
+      if (!/[\\/]src[\\/]i18n[\\/]locales[\\/]pt\.json$/.test(file!)) return null;
+      const all = Object.entries(JSON.parse(code) as Record<string, unknown>);
+      const admin = Object.fromEntries(all.filter(([k]) => ADMIN_SECTIONS.includes(k)));
+      // With a query the id is not a `.json` module to Vite: hand over JavaScript.
+      if (query === 'admin') return { code: `export default ${JSON.stringify(admin)};`, map: null };
+      if (query) return null;
+      return { code: JSON.stringify(Object.fromEntries(all.filter(([k]) => !ADMIN_SECTIONS.includes(k)))), map: null };
+    },
+  };
+}
 
 export default defineConfig({
   base: '/',
-  plugins: [react(), hostFederation()],
+  plugins: [catalogueSections(), react(), hostFederation()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

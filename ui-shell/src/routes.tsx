@@ -13,6 +13,7 @@
  */
 import type { ComponentType } from 'react';
 import { matchPath } from 'react-router-dom';
+import { ensureAdminStrings } from './i18n/index.ts';
 
 /** Keys of the access map (`GET /api/me/access` → `menus`), named after the spec's menus (core.md §6). */
 export type MenuKey =
@@ -28,6 +29,9 @@ export type MenuKey =
   | 'superadminApi' | 'update' | 'customize' | 'notification' | 'queuesTasks' | 'internalData' | 'terminal';
 
 export type ScreenLoader = () => Promise<{ default: ComponentType }>;
+
+/** An admin screen comes with the admin section of the catalogue (see `ensureAdminStrings`). */
+const adminScreen = (load: ScreenLoader): ScreenLoader => () => Promise.all([load(), ensureAdminStrings()]).then(([m]) => m);
 
 export interface RouteDef {
   /** Absolute hash path in react-router syntax (`/campanhas/:campanhaId`). */
@@ -68,7 +72,7 @@ const SETTINGS_CHILDREN: Array<[string, string]> = [
 
 /** Routes inside the main layout (left rail + header). */
 export const MAIN_ROUTES: RouteDef[] = [
-  { path: '/home', name: 'home-dashboard', menu: 'dashboard', screen: () => import('./screens/admin/dashboard/DashboardPage.tsx') },
+  { path: '/home', name: 'home-dashboard', menu: 'dashboard', screen: adminScreen(() => import('./screens/admin/dashboard/DashboardPage.tsx')) },
   // superadmin areas
   { path: '/tenants', name: 'tenants', menu: 'tenants' },
   { path: '/tenantsPk', name: 'tenantsPk', menu: 'internalData' },
@@ -77,16 +81,16 @@ export const MAIN_ROUTES: RouteDef[] = [
   { path: '/terminal', name: 'terminal', menu: 'terminal' },
   { path: '/customizar', name: 'customizar', menu: 'customize' },
   { path: '/atualizar', name: 'atualizar', menu: 'update' },
-  { path: '/painel-atendimentos', name: 'painel-atendimentos', menu: 'ticketPanel', screen: () => import('./screens/admin/panel/TicketPanelPage.tsx') },
-  { path: '/sessoes', name: 'sessoes', menu: 'channels', screen: () => import('./screens/admin/channels/ChannelsPage.tsx') },
-  { path: '/sessoestenants', name: 'sessoestenants', menu: 'channelsTenants', screen: () => import('./screens/admin/channels/TenantChannelsPage.tsx') },
+  { path: '/painel-atendimentos', name: 'painel-atendimentos', menu: 'ticketPanel', screen: adminScreen(() => import('./screens/admin/panel/TicketPanelPage.tsx')) },
+  { path: '/sessoes', name: 'sessoes', menu: 'channels', screen: adminScreen(() => import('./screens/admin/channels/ChannelsPage.tsx')) },
+  { path: '/sessoestenants', name: 'sessoestenants', menu: 'channelsTenants', screen: adminScreen(() => import('./screens/admin/channels/TenantChannelsPage.tsx')) },
   { path: '/pagamentostenants', name: 'pagamentostenants', menu: 'payments' },
-  { path: '/contatos', name: 'contatos', menu: 'contacts', screen: () => import('./screens/admin/contacts/ContactsPage.tsx') },
-  { path: '/usuarios', name: 'usuarios', menu: 'users', screen: () => import('./screens/admin/users/UsersPage.tsx') },
+  { path: '/contatos', name: 'contatos', menu: 'contacts', screen: adminScreen(() => import('./screens/admin/contacts/ContactsPage.tsx')) },
+  { path: '/usuarios', name: 'usuarios', menu: 'users', screen: adminScreen(() => import('./screens/admin/users/UsersPage.tsx')) },
   { path: '/usuariotenants', name: 'usuariotenants', menu: 'userTenants' },
   { path: '/auto-resposta', name: 'auto-resposta', menu: 'chatbot' },
-  { path: '/mensagens-rapidas', name: 'mensagens-rapidas', menu: 'quickMessages', screen: () => import('./screens/admin/catalog/QuickMessagesScreen.tsx') },
-  { path: '/filas', name: 'filas', menu: 'queues', screen: () => import('./screens/admin/catalog/QueuesScreen.tsx') },
+  { path: '/mensagens-rapidas', name: 'mensagens-rapidas', menu: 'quickMessages', screen: adminScreen(() => import('./screens/admin/catalog/QuickMessagesScreen.tsx')) },
+  { path: '/filas', name: 'filas', menu: 'queues', screen: adminScreen(() => import('./screens/admin/catalog/QueuesScreen.tsx')) },
   { path: '/planos', name: 'planos', menu: 'plans' },
   { path: '/assinatura', name: 'assinatura', menu: 'subscription' },
   { path: '/tenantApi', name: 'tenantApi', menu: 'superadminApi' },
@@ -100,9 +104,9 @@ export const MAIN_ROUTES: RouteDef[] = [
   { path: '/lanes', name: 'lanes', menu: 'kanban' },
   {
     path: '/configuracoes', name: 'configuracoes', menu: 'settings', layout: true, redirect: '/configuracoes/geral',
-    screen: () => import('./screens/admin/settings/SettingsLayout.tsx'),
+    screen: adminScreen(() => import('./screens/admin/settings/SettingsLayout.tsx')),
     children: SETTINGS_CHILDREN.map(([segment, name]) => segment === 'geral'
-      ? { ...child('/configuracoes', segment, name, 'settings'), screen: () => import('./screens/admin/settings/GeneralSettings.tsx') }
+      ? { ...child('/configuracoes', segment, name, 'settings'), screen: adminScreen(() => import('./screens/admin/settings/GeneralSettings.tsx')) }
       : child('/configuracoes', segment, name, 'settings')),
   },
   {
@@ -123,7 +127,7 @@ export const MAIN_ROUTES: RouteDef[] = [
     path: '/grupo', name: 'grupo', menu: 'groups', layout: true, redirect: '/grupo/massagrupos',
     children: ['banlist', 'wordlist', 'saudacao', 'despedida', 'massagrupos', 'massagrupos2', 'massausuarios'].map((s) => child('/grupo', s, s, 'groups')),
   },
-  { path: '/etiquetas', name: 'etiquetas', menu: 'tags', screen: () => import('./screens/admin/catalog/TagsScreen.tsx') },
+  { path: '/etiquetas', name: 'etiquetas', menu: 'tags', screen: adminScreen(() => import('./screens/admin/catalog/TagsScreen.tsx')) },
   { path: '/monitor', name: 'monitor', menu: 'monitor' },
   { path: '/agendamentos', name: 'agendamentos', menu: 'schedules' },
   { path: '/aniversarios', name: 'aniversarios', menu: 'birthdays' },

@@ -55,6 +55,26 @@ async function ensureCatalogue(code: string): Promise<void> {
   );
 }
 
+let adminStrings: Promise<void> | undefined;
+
+/**
+ * The admin sections of the bundled Portuguese catalogue (`admin`, `channels`),
+ * built apart from the rest (vite.config.ts `catalogueSections`): the admin
+ * routes load them with their screen. A screen using those keys must be one of
+ * those routes.
+ */
+export function ensureAdminStrings(): Promise<void> {
+  adminStrings ??= import('./locales/pt.json?admin')
+    .then((m) => {
+      i18next.addResourceBundle('pt', 'translation', m.default, true, false);
+    })
+    .catch((e: unknown) => {
+      adminStrings = undefined;
+      throw e;
+    });
+  return adminStrings;
+}
+
 /** Initialises the shared i18next instance (remotes use it through react-i18next). */
 export async function initI18n(): Promise<void> {
   const lng = storedLanguage();
