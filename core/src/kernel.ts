@@ -37,7 +37,7 @@ export interface AfterInbound {
   ratingClosed?: boolean;
   message: { id: string; body: string; type: string };
   /** The ticket as it stood after the message was stored, so hooks need not read it again. */
-  ticket?: { channelId: number | null; status: string; userId: number | null; chatflowId: number | null };
+  ticket?: { channelId: number | null; status: string; userId: number | null; chatflowId: number | null; ratingRequested?: boolean };
 }
 
 /** Everything the kernel owns, built once per process by buildApp. */

@@ -195,7 +195,7 @@ export interface AfterInboundEvent {
   ratingClosed?: boolean;
   message: { id: string; body: string; type: string };
   /** The ticket as it stood after the message was stored, so hooks need not read it again. */
-  ticket?: { channelId: number | null; status: string; userId: number | null; chatflowId: number | null };
+  ticket?: { channelId: number | null; status: string; userId: number | null; chatflowId: number | null; ratingRequested?: boolean };
 }
 
 /** Registry of channel adapters plus the kernel's channel operations. */

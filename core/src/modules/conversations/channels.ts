@@ -26,7 +26,9 @@ const toRecord = (r: ChannelDbRow): ChannelRecord => ({ id: r.id, tenantId: r.te
 /** Loads a live channel by id across tenants: webhooks arrive without a session and find their tenant this way. */
 export async function findChannel(kernel: Kernel, channelId: number): Promise<ChannelRecord | undefined> {
   if (!Number.isSafeInteger(channelId) || channelId <= 0 || channelId > 2_147_483_647) return undefined;
-  const r = await kernel.db.pool.query<ChannelDbRow>(`SELECT ${RECORD_COLS} FROM channels WHERE id = $1 AND deleted_at IS NULL`, [channelId]);
+  // Every webhook starts here: a named statement on the ingest pool, so finding the channel neither
+  // re-plans per request nor waits behind background work for a connection.
+  const r = await kernel.db.ingestPool.query<ChannelDbRow>({ name: 'atende_find_channel', text: `SELECT ${RECORD_COLS} FROM channels WHERE id = $1 AND deleted_at IS NULL`, values: [channelId] });
   return r.rows[0] ? toRecord(r.rows[0]) : undefined;
 }
 

@@ -174,7 +174,8 @@ class IngestBatcher {
   private async run(batch: Waiting[]): Promise<IngestRow[]> {
     for (let attempt = 0; ; attempt++) {
       try {
-        const r = await this.kernel.db.pool.query<{ r: IngestRow[] }>('SELECT atende_ingest_batch($1::jsonb) AS r', [JSON.stringify(batch.map((w) => w.item))]);
+        // Its own pool: a customer's message never waits for a connection behind background work (a bulk send).
+        const r = await this.kernel.db.ingestPool.query<{ r: IngestRow[] }>('SELECT atende_ingest_batch($1::jsonb) AS r', [JSON.stringify(batch.map((w) => w.item))]);
         return r.rows[0].r;
       } catch (err) {
         // 40P01 deadlock, 40001 serialization: the transaction was rolled back whole, so running it again is safe.
@@ -213,7 +214,7 @@ class IngestBatcher {
   /** Events and hooks once the items are durable; returns each item's result (or its error). */
   private async afterCommit(items: { w: Waiting; r: IngestRow }[]): Promise<(IngestResult | Error)[]> {
     const live = items.filter(({ w, r }) => !r.error && !r.duplicate && !r.blocked && r.message && !w.msg.history);
-    const tickets = await loadTickets(this.kernel.db.pool, [...new Map(live.map(({ w, r }) => [r.ticketId!, { tenantId: w.msg.tenantId, ticketId: r.ticketId! }])).values()]);
+    const tickets = await loadTickets(this.kernel.db.ingestPool, [...new Map(live.map(({ w, r }) => [r.ticketId!, { tenantId: w.msg.tenantId, ticketId: r.ticketId! }])).values()]);
     const publishes: Promise<unknown>[] = [];
     for (const { w, r } of live) {
       const ticket = tickets.get(r.ticketId!);
@@ -235,7 +236,7 @@ class IngestBatcher {
           const ticket = tickets.get(r.ticketId!);
           await this.kernel.hooks.afterInbound.run({
             tenantId: w.msg.tenantId, ticketId: r.ticketId!, contactId: r.contactId!, created: !!r.created, message: messageOut(r.message!), fromMe: !!w.msg.fromMe, ratingClosed: r.ratingClosed,
-            ticket: ticket ? { channelId: ticket.channel_id, status: ticket.status, userId: ticket.user_id, chatflowId: ticket.chatflow_id } : undefined,
+            ticket: ticket ? { channelId: ticket.channel_id, status: ticket.status, userId: ticket.user_id, chatflowId: ticket.chatflow_id, ratingRequested: !!ticket.rating_requested_at } : undefined,
           });
         }
       }),

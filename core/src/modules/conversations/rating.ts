@@ -40,6 +40,9 @@ export function installRatingAttempts(kernel: Kernel) {
   kernel.hooks.afterInbound.add(async (e) => {
     // A reaction to the question is not an answer; a score was already recorded by ingestion.
     if (e.fromMe || e.ratingClosed || e.message.type === 'reaction' || !e.ticket || e.ticket.status === 'closed') return;
+    // The ticket as read after the message was stored: no request pending means nothing to do, without a
+    // transaction per inbound message (the locked re-read below settles the rare race with a resolve).
+    if (e.ticket.ratingRequested === false) return;
     const outcome = await withTx(kernel.db.pool, async (sql) => {
       const t = (
         await sql.query<{ rating_requested_at: Date | null; status: string; user_id: number | null }>(
