@@ -23,7 +23,7 @@ export interface Database {
 pg.types.setTypeParser(20, (v) => Number(v));
 
 /** Ingest runs one or two batches at a time per node (ingest.ts), each on one connection, plus webhooks' channel lookups. */
-const INGEST_POOL_MAX = 4;
+const INGEST_POOL_MAX = 6;
 
 export async function openDatabase(url: string, entities: EntitySchema<any, any>[], opts: { poolMax?: number } = {}): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: opts.poolMax ?? 10, idleTimeoutMillis: 30_000 });
