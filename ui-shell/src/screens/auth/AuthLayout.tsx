@@ -1,32 +1,34 @@
-import { Box, Button, Flex, Group, Menu, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Box, Button, Flex, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import {
-  IconBrandInstagram, IconBrandMessenger, IconBrandTelegram, IconBrandWhatsapp, IconChartBar, IconCheck, IconMessageChatbot,
+  IconBrandInstagram, IconBrandMessenger, IconBrandTelegram, IconBrandWhatsapp, IconChartBar, IconMessageChatbot,
   IconRobot, IconUsersGroup, IconWorld,
 } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES, changeLanguage, type LanguageCode } from '../../i18n/index.ts';
+import { LANGUAGES } from '../../i18n/index.ts';
 import { BrandMark } from '../../layout/BrandMark.tsx';
 
+const loadLanguageMenu = () => import('./LanguageMenu.tsx');
+const LanguageMenu = lazy(loadLanguageMenu);
+
+/**
+ * The language button. Its menu (Mantine's Menu and floating layer, ~9 KB
+ * gzip) is fetched when the pointer or focus reaches the button and shown on
+ * the first click, not downloaded with the login page (QUALITY.md U1).
+ */
 function LanguagePicker() {
   const { i18n, t } = useTranslation();
+  const [wanted, setWanted] = useState(false);
   const current = LANGUAGES.find((l) => l.code === i18n.language) ?? LANGUAGES[0];
-  return (
-    <Menu position="bottom-end" shadow="md" width={220}>
-      <Menu.Target>
-        <Button variant="subtle" color="gray" size="xs" leftSection={<IconWorld size={16} stroke={1.6} />} aria-label={t('layout.language')}>
-          {current.label}
-        </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {LANGUAGES.map((l) => (
-          <Menu.Item key={l.code} onClick={() => void changeLanguage(l.code as LanguageCode)} rightSection={l.code === current.code ? <IconCheck size={14} /> : null}>
-            {l.label}
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+  const button = (
+    <Button
+      variant="subtle" color="gray" size="xs" leftSection={<IconWorld size={16} stroke={1.6} />} aria-label={t('layout.language')}
+      onPointerEnter={() => void loadLanguageMenu()} onFocus={() => void loadLanguageMenu()} onClick={() => setWanted(true)}
+    >
+      {current.label}
+    </Button>
   );
+  return wanted ? <Suspense fallback={button}><LanguageMenu /></Suspense> : button;
 }
 
 function Feature({ icon, title, text }: { icon: ReactNode; title: string; text: string }) {
