@@ -112,9 +112,22 @@ function toRoute(def: RouteDef, parentPath = ''): RouteObject {
     : { path, children: [index, ...children] };
 }
 
+let activeRouter: ReturnType<typeof createHashRouter> | undefined;
+
+/** Whether the page's router has finished its first navigation (loaders, lazy screens) and is not navigating. */
+export function routerSettled(): boolean {
+  const state = activeRouter?.state;
+  return !!state && state.initialized && state.navigation.state === 'idle';
+}
+
+/** Calls `fn` on every change of the page's router (the current one when called). */
+export function subscribeRouter(fn: () => void): () => void {
+  return activeRouter?.subscribe(fn) ?? (() => undefined);
+}
+
 /** Builds the router; the shell makes a new one after each login (see `loginEpochAtom`). */
 export function createAppRouter() {
-  return createHashRouter([
+  activeRouter = createHashRouter([
     {
       id: 'app',
       path: '/',
@@ -137,4 +150,5 @@ export function createAppRouter() {
       ],
     },
   ]);
+  return activeRouter;
 }

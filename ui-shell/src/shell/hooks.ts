@@ -2,6 +2,7 @@
 import { useMantineColorScheme } from '@mantine/core';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect } from 'react';
+import { routerSettled, subscribeRouter } from '../router.tsx';
 import { pluginsReady } from './plugins.ts';
 import {
   accessQuery,
@@ -172,17 +173,23 @@ export function usePluginPreload(): void {
       if (typeof window.requestIdleCallback === 'function') idle = window.requestIdleCallback(start, { timeout: 2000 });
       else start();
     };
+    // Quiet means no query in flight AND the router done with its navigation: the
+    // first screen's data is asked for before its code has arrived (main.tsx), so
+    // queries alone can go quiet while the screen is still downloading.
+    const quiet = () => queryClient.isFetching() === 0 && routerSettled();
     const check = () => {
       clearTimeout(quietTimer);
-      if (!done && queryClient.isFetching() === 0) quietTimer = setTimeout(() => queryClient.isFetching() === 0 && whenIdle(), PLUGINS_AFTER_QUIET_MS);
+      if (!done && quiet()) quietTimer = setTimeout(() => quiet() && whenIdle(), PLUGINS_AFTER_QUIET_MS);
     };
     // The first screen's queries start after its code loads: give them a moment to begin.
     const first = setTimeout(check, PLUGINS_AFTER_QUIET_MS);
     const unsubscribe = queryClient.getQueryCache().subscribe(check);
+    const unsubscribeRouter = subscribeRouter(check);
     const latest = setTimeout(start, PLUGINS_AT_LATEST_MS);
     return () => {
       done = true;
       unsubscribe();
+      unsubscribeRouter();
       [first, latest, quietTimer].forEach((t) => clearTimeout(t));
       if (idle !== undefined) window.cancelIdleCallback(idle);
     };
