@@ -16,6 +16,13 @@ import {
 import { Composer } from './Composer.tsx';
 import { ChannelComposerPart } from './ChannelComposer.tsx';
 import { ContactPanel } from './ContactPanel.tsx';
+import { applyMessage, applyTicket, messagesKey } from './live.ts';
+import { ticketQuery } from './queries.ts';
+import { MessageList } from './MessageList.tsx';
+import { contactPanelAtom, statusTabAtom } from './state.ts';
+import { ChannelIcon, ContactAvatar, intlLang, ticketName } from './util.tsx';
+import classes from './tickets.module.css';
+
 // The dialogs (schedule's date and number inputs, transfer's selects, drawers) are
 // fetched the first time one opens: none is open when the ticket first paints (U1).
 const dialogs = () => import('./Dialogs.tsx');
@@ -25,12 +32,6 @@ const ScheduleDialog = lazy(() => dialogs().then((m) => ({ default: m.ScheduleDi
 const ForwardDialog = lazy(() => dialogs().then((m) => ({ default: m.ForwardDialog })));
 const LogsDrawer = lazy(() => dialogs().then((m) => ({ default: m.LogsDrawer })));
 const SearchDrawer = lazy(() => dialogs().then((m) => ({ default: m.SearchDrawer })));
-import { applyMessage, applyTicket, messagesKey } from './live.ts';
-import { ticketQuery } from './queries.ts';
-import { MessageList } from './MessageList.tsx';
-import { contactPanelAtom, statusTabAtom } from './state.ts';
-import { ChannelIcon, ContactAvatar, intlLang, ticketName } from './util.tsx';
-import classes from './tickets.module.css';
 
 let localSeq = 0;
 
