@@ -6,20 +6,10 @@
  */
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../../core/src/testing/index.ts';
+import { createTestApp, until, type TestApp, type TestUser } from '../../core/src/testing/index.ts';
 import { CHROMIUM, launchBrowser } from '../../core/src/testing/browser.ts';
 
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
-
-async function until<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 15_000, what = 'condition'): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('ticket screen in the browser', () => {
   let t: TestApp;

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../../core/src/testing/index.ts';
+import { createTestApp, until, type TestApp, type TestUser } from '../../core/src/testing/index.ts';
 import { CHROMIUM, chromiumAvailable, launchBrowser } from '../../core/src/testing/browser.ts';
 
 const TOOLS = ['schedules', 'birthdays', 'farewells', 'ratings', 'business-hours'];
@@ -18,16 +18,6 @@ const root = path.join(import.meta.dirname, '../..');
 const built = fs.existsSync(path.join(root, 'ui-shell/dist/index.html')) && TOOLS.every((id) => fs.existsSync(path.join(root, `ui-plugins/${id}/dist/mf-manifest.json`)));
 const run = chromiumAvailable() && built ? describe : describe.skip;
 const TZ = 'America/Sao_Paulo';
-
-async function until<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 15_000, what = 'condition'): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 /** `dd/MM/yyyy HH:mm` of an instant on the tenant's clock. */
 function wall(instant: Date): string {

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../../core/src/testing/index.ts';
+import { createTestApp, until, type TestApp, type TestUser } from '../../core/src/testing/index.ts';
 import { FakeGraphApi } from '../../plugins/channel-waba/src/fake-graph-api.ts';
 import { SIGNATURE_HEADER, signWebhook, signatureValid } from '../../plugins/channel-waba/src/index.ts';
 
@@ -32,16 +32,6 @@ const snapshot = async () =>
       (SELECT count(*) FROM tickets)::int AS tickets,
       (SELECT count(*) FROM channel_waba_messages)::int AS peers`)
   ).rows[0];
-
-async function until<T>(fn: () => Promise<T | undefined | false>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function wabaChannel(name: string, appSecret: string) {
   const res = await t.app.inject({

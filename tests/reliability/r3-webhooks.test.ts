@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../../core/src/testing/index.ts';
+import { createTestApp, until, type TestApp, type TestUser } from '../../core/src/testing/index.ts';
 import { signSandbox, SIGNATURE_HEADER } from '../../plugins/channel-sandbox/src/index.ts';
 import { SECRET_HEADER, secretMatches } from '../../plugins/channel-telegram/src/index.ts';
 import { FakeBotApi } from '../../plugins/channel-telegram/src/fake-bot-api.ts';
@@ -21,16 +21,6 @@ const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
 const counts = async () =>
   (await t.sql.query(`SELECT (SELECT count(*) FROM messages)::int AS messages, (SELECT count(*) FROM contacts)::int AS contacts, (SELECT count(*) FROM tickets)::int AS tickets`)).rows[0];
-
-async function until<T>(fn: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 beforeAll(async () => {
   botApi = await FakeBotApi.start();

@@ -281,3 +281,17 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
 export { runChannelConformance, type ChannelConformanceOptions, type ConformanceContext, type FakeInbound, type FakeProvider, type FakeSentMessage } from './channel-kit.ts';
 /** Browser tests for plugins' screens: Debian's Chromium through playwright-core. */
 export { launchBrowser, loggedInPage, chromiumAvailable } from './browser.ts';
+
+/**
+ * Polls `fn` until it returns something truthy (which it returns) or `ms` pass (then
+ * throws, naming `what`): tests wait for what a user would see, never for a fixed time.
+ */
+export async function until<T>(fn: () => Promise<T | undefined | null | false> | T | undefined | null | false, ms = 15_000, what = 'condition'): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

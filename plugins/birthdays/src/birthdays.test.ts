@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '@atende/core/testing';
+import { createTestApp, until, type TestApp, type TestUser } from '@atende/core/testing';
 import { localClock } from './index.ts';
 
 let t: TestApp;
@@ -17,16 +17,6 @@ function birthdayIn(daysAhead: number, year: number): string {
   const d = new Date(Date.now() + daysAhead * 86_400_000);
   const [m, day] = new Intl.DateTimeFormat('en-CA', { timeZone: TZ, month: '2-digit', day: '2-digit' }).format(d).split('-');
   return `${year}-${m}-${day}`;
-}
-
-async function until<T>(fn: () => Promise<T | undefined | false>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 150));
-  }
 }
 
 let today: { id: number };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestSocket, type TestUser } from '@atende/core/testing';
+import { createTestApp, until, type TestApp, type TestSocket, type TestUser } from '@atende/core/testing';
 import type { ChannelAdapter } from '@atende/core/sdk';
 import { FakeWhatsApp, Status } from './fake-whatsapp.ts';
 import { baileysOptions } from './index.ts';
@@ -9,21 +9,6 @@ let t: TestApp;
 let admin: TestUser;
 let sock: TestSocket;
 let wa: FakeWhatsApp;
-
-async function until<T>(fn: () => Promise<T | undefined | false | null>, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > end) throw new Error(`condition not met in time${last ? `: ${(last as Error).message}` : ''}`);
-    await new Promise((r) => setTimeout(r, 40));
-  }
-}
 
 const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH', url: string, payload?: unknown) => t.app.inject({ method, url, headers: admin.headers, payload: payload as never });
 const row = async (id: number) => (await api('GET', `/api/channels/${id}`)).json();

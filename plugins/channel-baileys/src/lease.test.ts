@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '@atende/core/testing';
+import { createTestApp, until, type TestApp, type TestUser } from '@atende/core/testing';
 import type { ChannelAdapter, ChannelRecord } from '@atende/core/sdk';
 import { FakeWhatsApp, type FakeSocket } from './fake-whatsapp.ts';
 import { baileysOptions } from './index.ts';
@@ -19,16 +19,6 @@ let admin: TestUser;
 let wa: FakeWhatsApp;
 /** The install's database, independent of either node (each test app's own `sql` pool goes with it). */
 let db: pg.Pool;
-
-async function until<T>(fn: () => Promise<T | undefined | false | null>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 40));
-  }
-}
 
 const nodeOf = (s: FakeSocket) => (s.config.logger as unknown as { bindings(): { node: string } }).bindings().node;
 const lease = async (id: number) => (await db.query<{ node_id: string | null; live: boolean }>('SELECT node_id, lease_until > now() AS live FROM channel_sessions WHERE channel_id = $1', [id])).rows[0];

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '@atende/core/testing';
+import { createTestApp, until, type TestApp, type TestUser } from '@atende/core/testing';
 import { FakeBotApi } from './fake-bot-api.ts';
 import { SECRET_HEADER, secretMatches } from './index.ts';
 
@@ -7,16 +7,6 @@ let t: TestApp;
 let admin: TestUser;
 let api: FakeBotApi;
 let baseUrl: string;
-
-async function until<T>(fn: () => Promise<T | undefined | false | null>, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const create = (payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/api/channels', headers: admin.headers, payload });
 const channelRow = async (id: number) => (await t.app.inject({ method: 'GET', url: `/api/channels/${id}`, headers: admin.headers })).json();

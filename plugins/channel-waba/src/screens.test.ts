@@ -9,21 +9,11 @@
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, launchBrowser, type TestApp, type TestUser } from '@atende/core/testing';
+import { createTestApp, launchBrowser, until, type TestApp, type TestUser } from '@atende/core/testing';
 import { FakeGraphApi } from './fake-graph-api.ts';
 
 const SHOTS = '/tmp/shots';
 const customer = '5511987651234';
-
-async function until<T>(fn: () => Promise<T | undefined | false | null>, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('WABA template picker in the browser', () => {
   let t: TestApp;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '@atende/core/testing';
+import { createTestApp, until, type TestApp, type TestUser } from '@atende/core/testing';
 import { FakeGraphApi } from './fake-graph-api.ts';
 
 /**
@@ -16,16 +16,6 @@ let callback: string;
 let channelId: number;
 let ticketId: number;
 const customer = '5511987650077';
-
-async function until<T>(fn: () => Promise<T | undefined | false | null>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const wabaInput = (g: FakeGraphApi) => ({
   type: 'waba',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChannelError } from '@atende/core/sdk';
-import { createTestApp, type TestApp, type TestUser } from '@atende/core/testing';
+import { createTestApp, until, type TestApp, type TestUser } from '@atende/core/testing';
 import { FakeGraphApi } from './fake-graph-api.ts';
 import { GraphError, toChannelError } from './graph.ts';
 import { buildPayloads, waMediaType } from './outbound.ts';
@@ -10,16 +10,6 @@ let t: TestApp;
 let admin: TestUser;
 let api: FakeGraphApi;
 let baseUrl: string;
-
-async function until<T>(fn: () => Promise<T | undefined | false | null>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const create = (payload: Record<string, unknown>, as = admin) => t.app.inject({ method: 'POST', url: '/api/channels', headers: as.headers, payload });
 const channelRow = async (id: number, as = admin) => (await t.app.inject({ method: 'GET', url: `/api/channels/${id}`, headers: as.headers })).json();

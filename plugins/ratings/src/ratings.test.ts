@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '@atende/core/testing';
+import { createTestApp, until, type TestApp, type TestUser } from '@atende/core/testing';
 
 let t: TestApp;
 let admin: TestUser;
@@ -116,15 +116,6 @@ describe('rating attempts', () => {
   const sim = (customer: string, body: string) => inject(admin, 'POST', `/api/plugins/channel-sandbox/channels/${channelId}/simulate`, { from: { id: customer, name: `Cliente ${customer.slice(-4)}` }, body });
   const asked = async (customer: string) =>
     ((await inject(admin, 'GET', `/api/plugins/channel-sandbox/channels/${channelId}/outbox?to=${customer}`)).json() as { body: string }[]).filter((m) => m.body === question).length;
-  async function until<T>(fn: () => Promise<T | undefined | false>, ms = 15_000): Promise<T> {
-    const end = Date.now() + ms;
-    for (;;) {
-      const v = await fn();
-      if (v) return v;
-      if (Date.now() > end) throw new Error('timed out');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
   /** A customer writes, Ana resolves asking for a rating, and the question reaches the customer. */
   async function awaitingRating(customer: string) {
     const ticketId = (await sim(customer, 'Preciso de ajuda')).json().ticketId as number;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '@atende/core/testing';
+import { createTestApp, until, type TestApp, type TestUser } from '@atende/core/testing';
 
 let t: TestApp;
 let admin: TestUser;
@@ -10,16 +10,6 @@ const inject = (user: TestUser, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: 
   t.app.inject({ method, url, headers: user.headers, ...(payload === undefined ? {} : { payload: payload as object }) });
 const inMinutes = (n: number) => new Date(Date.now() + n * 60_000).toISOString();
 const outbox = async (user: TestUser) => (await inject(user, 'GET', `/api/plugins/channel-sandbox/channels/${channelId}/outbox`)).json() as { to: string; body: string }[];
-
-async function until<T>(fn: () => Promise<T | undefined | false>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
 
 beforeAll(async () => {
   t = await createTestApp({ plugins: ['schedules', 'channel-sandbox'] });
@@ -123,7 +113,11 @@ describe('scheduled messages', () => {
 
     expect((await t.dispatchScheduled(new Date(s.scheduleDate))).dispatched).toBe(1);
     await until(async () => (await outbox(admin)).some((m) => m.body === 'Lembrete para o Davi'));
-    const msgs = (await inject(admin, 'GET', `/api/messages/${inbound.ticketId}`)).json();
+    // The provider has it; the row leaves the scheduled list once the send is recorded, a moment later.
+    const msgs = await until(async () => {
+      const r = (await inject(admin, 'GET', `/api/messages/${inbound.ticketId}`)).json();
+      return r.messages.length === 2 ? r : undefined;
+    });
     expect(msgs.messages.map((m: { body: string }) => m.body).sort()).toEqual(['Lembrete para o Davi', 'Oi, alguma novidade?']);
     // The later one waits in the same conversation; the empty holder is gone.
     expect(msgs.messagesOffLine.map((m: { id: string }) => m.id)).toEqual([later.id]);
@@ -145,7 +139,12 @@ describe('scheduled messages', () => {
     expect((await inject(admin, 'GET', `/api/tickets/${first.ticketId}`)).json().status).toBe('closed');
     const open = ((await inject(admin, 'GET', '/api/tickets')).json().tickets as { id: number; contactId: number; status: string; userId: number | null }[]).find((x) => x.contactId === eva.id);
     expect(open).toMatchObject({ status: 'open', userId: admin.id });
-    expect((await inject(admin, 'GET', `/api/messages/${open!.id}`)).json().messages.map((m: { body: string }) => m.body)).toEqual(['Como ficou, Eva?']);
+    // Listed among the messages once the send is recorded (a moment after the provider got it).
+    const msgs = await until(async () => {
+      const r = (await inject(admin, 'GET', `/api/messages/${open!.id}`)).json();
+      return r.messages.length ? r : undefined;
+    });
+    expect(msgs.messages.map((m: { body: string }) => m.body)).toEqual(['Como ficou, Eva?']);
   });
 
   it('edits and cancels a waiting message; a cancelled one leaves the ticket list and is never sent', async () => {

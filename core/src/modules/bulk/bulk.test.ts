@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../../testing/index.ts';
+import { createTestApp, until, type TestApp, type TestUser } from '../../testing/index.ts';
 import { bulkSendFor } from './service.ts';
 import type { BulkSendPort } from '../../sdk/types.ts';
 
@@ -7,16 +7,6 @@ let t: TestApp;
 let admin: TestUser;
 let other: TestUser;
 let bulk: BulkSendPort;
-
-async function until<T>(fn: () => Promise<T | undefined | false>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const sandbox = async (who: TestUser, name: string, config: Record<string, unknown> = {}) => {
   const r = await t.app.inject({ method: 'POST', url: '/api/channels', headers: who.headers, payload: { type: 'sandbox', name, config } });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../../testing/index.ts';
+import { createTestApp, until, type TestApp, type TestUser } from '../../testing/index.ts';
 import { signSandbox } from '../../../../plugins/channel-sandbox/src/index.ts';
 import type { ChannelAdapter, HistorySink, HistorySyncRequest } from '../../sdk/channel.ts';
 
@@ -37,16 +37,6 @@ const probe: ChannelAdapter = {
     return { imported: done };
   },
 };
-
-async function until<T>(fn: () => Promise<T | undefined | false | null>, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, who: TestUser, payload?: unknown) => t.app.inject({ method, url, headers: who.headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { loadConfig, ROOT_DIR } from '../../config.ts';
 import type { ChannelAdapter } from '../../sdk/channel.ts';
-import { createTestApp, type TestApp, type TestUser } from '../../testing/index.ts';
+import { createTestApp, until, type TestApp, type TestUser } from '../../testing/index.ts';
 import { authState, channelSessions } from './sessions.ts';
 
 /**
@@ -55,16 +55,6 @@ async function node(label: string): Promise<FastifyInstance> {
   await app.ready();
   nodes.push(app);
   return app;
-}
-
-async function until<T>(fn: () => Promise<T | undefined | false | null>, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 const lease = async (channelId: number) => (await t.sql.query<{ node_id: string | null; live: boolean }>('SELECT node_id, lease_until > now() AS live FROM channel_sessions WHERE channel_id = $1', [channelId])).rows[0];

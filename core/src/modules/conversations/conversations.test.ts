@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../../testing/index.ts';
+import { createTestApp, until, type TestApp, type TestUser } from '../../testing/index.ts';
 import { signSandbox } from '../../../../plugins/channel-sandbox/src/index.ts';
 
 let t: TestApp;
@@ -11,16 +11,6 @@ let secret: string;
 async function webhook(payload: unknown, sig?: string) {
   const raw = JSON.stringify(payload);
   return t.app.inject({ method: 'POST', url: `/api/plugins/channel-sandbox/webhook/${channelId}`, headers: { 'content-type': 'application/json', 'x-sandbox-signature': sig ?? signSandbox(secret, raw) }, payload: raw });
-}
-
-async function until<T>(fn: () => Promise<T | undefined | false>, ms = 5000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 beforeAll(async () => {
