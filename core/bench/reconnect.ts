@@ -28,6 +28,8 @@ const dropAt = Date.now();
 for (const a of agents) a.ws!.terminate();
 let back = 0;
 let failures = 0;
+/** Why reconnects failed, for the report: a refusal (HTTP status) or a network error. */
+const reasons = new Map<string, number>();
 const returns = agents.map(async (a) => {
   let attempt = 0;
   await new Promise((r) => setTimeout(r, Math.random() * JITTER_S * 1000));
@@ -36,8 +38,10 @@ const returns = agents.map(async (a) => {
       await fx.connect(a, true);
       back++;
       return;
-    } catch {
+    } catch (err) {
       failures++;
+      const why = (err as Error).message.slice(0, 80);
+      reasons.set(why, (reasons.get(why) ?? 0) + 1);
       // Exponential backoff with full jitter, as the shell does.
       await new Promise((r) => setTimeout(r, Math.random() * Math.min(30_000, 500 * 2 ** attempt++)));
     }
@@ -57,6 +61,7 @@ for (const a of agents.filter((x) => x.hot)) {
   for (const seq of reference) if (seq > (a.firstSeq ?? Infinity) && !a.created.has(seq)) missed++;
 }
 const resyncs = agents.reduce((n, a) => n + a.resyncs, 0);
+if (reasons.size) console.log('failed reconnects by reason:', Object.fromEntries(reasons));
 const ok = report([
   { name: 'B5 sockets back after the drop', value: back, unit: 'count', target: `${agents.length}`, ok: back === agents.length },
   { name: 'B5 all back (drop → last hello)', value: allBackMs / 1000, unit: 's', target: '< 60', ok: back === agents.length && allBackMs < 60_000 },

@@ -41,7 +41,9 @@ export async function startServer(config: AtendeConfig, opts: { handleSignals?: 
       if (admin.generatedPassword) print(`    senha:  ${admin.generatedPassword}   (mostrada só agora; troque-a depois de entrar)`);
       print('');
     }
-    await app.listen({ port: config.port, host: config.host });
+    // A long accept queue (the kernel caps it at net.core.somaxconn): when thousands of agents
+    // reconnect at once, connections wait to be accepted instead of being reset.
+    await app.listen({ port: config.port, host: config.host, backlog: 4096 });
   } catch (err) {
     // Nothing may stay running when start fails (a busy port, a broken database).
     await app.close().catch(() => undefined);

@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { DeliveredEvent, EventBusPort, EventEnvelope } from '../sdk/types.ts';
 
-/** How many recent events per tenant are kept for resume and polling. */
-export const RETAIN_PER_TENANT = 5000;
+/**
+ * How many recent events per tenant are kept for resume and polling: a busy tenant
+ * (50 customer messages a second, two events each, plus presence) fills this in about a
+ * minute and a half, longer than a reconnect storm takes (QUALITY.md B5: all back < 60 s).
+ */
+export const RETAIN_PER_TENANT = 10_000;
 
 /**
  * Single-node bus for the embedded default: sequences per tenant in memory and

@@ -89,10 +89,24 @@ export class RedisEventBus implements EventBusPort {
     const seq = Number((await this.pub.get(`${this.ns}:seq:${tenantId}`)) ?? 0);
     if (epoch !== undefined && epoch !== current) return { resync: true as const, epoch: current, seq };
     if (since >= seq) return { epoch: current, events: [] };
-    const raw = await this.pub.lrange(`${this.ns}:log:${tenantId}`, 0, -1);
-    const events = raw.map((r) => JSON.parse(r) as DeliveredEvent);
-    if (events.length === 0 || events[0].seq > since + 1) return { resync: true as const, epoch: current, seq };
-    return { epoch: current, events: events.filter((ev) => ev.seq > since) };
+    if (seq - since > RETAIN_PER_TENANT) return { resync: true as const, epoch: current, seq };
+    // The log holds consecutive seqs, newest last: read only its tail from `since` on (plus a margin
+    // for events appended meanwhile), not all of it — a reconnect storm of a busy tenant otherwise
+    // parsed the whole log once per socket and stalled the node.
+    for (let want = seq - since + 64; ; want *= 4) {
+      const raw = await this.pub.lrange(`${this.ns}:log:${tenantId}`, -want, -1);
+      const first = raw.length ? (JSON.parse(raw[0]) as DeliveredEvent).seq : undefined;
+      if (first !== undefined && first <= since + 1) {
+        const events: DeliveredEvent[] = [];
+        for (const r of raw) {
+          const ev = JSON.parse(r) as DeliveredEvent;
+          if (ev.seq > since) events.push(ev);
+        }
+        return { epoch: current, events };
+      }
+      // Shorter than asked: the log does not go back that far.
+      if (raw.length < want) return { resync: true as const, epoch: current, seq };
+    }
   }
 
   async health() {
