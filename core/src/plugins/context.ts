@@ -93,7 +93,7 @@ export function makePluginContext(http: FastifyInstance, api: FastifyInstance, k
       },
       get: (type) => kernel.channelAdapters.get(type),
       list: () => [...kernel.channelAdapters.values()],
-      find: (channelId) => findChannel(kernel, channelId),
+      find: (channelId, opts) => findChannel(kernel, channelId, opts?.maxAgeMs),
       setStatus: (tenantId, channelId, status, extra) => setChannelStatus(kernel, tenantId, channelId, status, extra),
       runtime: channelRuntime(kernel),
       sessions: channelSessions(kernel),

@@ -203,8 +203,13 @@ export interface ChannelRegistry {
   register(adapter: ChannelAdapter): void;
   get(type: string): ChannelAdapter | undefined;
   list(): ChannelAdapter[];
-  /** Loads a channel row (with secrets) for server-side use, e.g. to verify a webhook. */
-  find(channelId: number): Promise<ChannelRecord | undefined>;
+  /**
+   * Loads a channel row (with secrets) for server-side use, e.g. to verify a webhook.
+   * `maxAgeMs`: a copy this node read at most that long ago will do — for webhooks, so a
+   * provider's burst costs no database round trip per message; an edit made within that
+   * time may not be seen yet, so use it only where that is harmless.
+   */
+  find(channelId: number, opts?: { maxAgeMs?: number }): Promise<ChannelRecord | undefined>;
   setStatus: ChannelRuntime['setStatus'];
   runtime: ChannelRuntime;
   /** Which long-lived sessions this node runs (see `ChannelAdapter.longLived`). */

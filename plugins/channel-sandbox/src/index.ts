@@ -115,8 +115,11 @@ async function mediaOf(ctx: PluginContext, tenantId: number, m: z.infer<typeof i
   return { url: stored.url, mimetype: stored.mimetype, name: stored.name };
 }
 
-async function sandboxChannel(ctx: PluginContext, id: number): Promise<ChannelRecord | undefined> {
-  const ch = await ctx.channels.find(id);
+/** How old a channel copy a webhook may use (its secret, its tenant): a second. */
+const WEBHOOK_CHANNEL_MAX_AGE_MS = 1000;
+
+async function sandboxChannel(ctx: PluginContext, id: number, maxAgeMs?: number): Promise<ChannelRecord | undefined> {
+  const ch = await ctx.channels.find(id, { maxAgeMs });
   return ch && ch.type === 'sandbox' ? ch : undefined;
 }
 
@@ -169,7 +172,8 @@ export default definePlugin({
      */
     ctx.http.post('/webhook/:channelId', { config: { access: { public: true }, webhook: true }, schema: { params: z.object({ channelId: z.coerce.number().int().positive().max(2_147_483_647) }) } }, async (req, reply) => {
       const { channelId } = req.params as { channelId: number };
-      const channel = await sandboxChannel(ctx, channelId);
+      // A copy up to a second old: a burst of webhooks does not read the channel once per message.
+      const channel = await sandboxChannel(ctx, channelId, WEBHOOK_CHANNEL_MAX_AGE_MS);
       const raw = req.rawBody ?? Buffer.alloc(0);
       const secret = channel?.secrets.webhookSecret as string | undefined;
       // Same answer for an unknown channel and a bad signature: a caller learns nothing about which ids exist.

@@ -422,7 +422,8 @@ function telegramPlugin() {
        */
       ctx.http.post('/webhook/:channelId', { config: { access: { public: true }, webhook: true }, schema: { params } }, async (req) => {
         const { channelId } = req.params as z.infer<typeof params>;
-        const found = await ctx.channels.find(channelId);
+        // A copy up to a second old: a burst of updates does not read the channel once per update.
+        const found = await ctx.channels.find(channelId, { maxAgeMs: 1000 });
         const channel = found?.type === 'telegram' ? found : undefined;
         // Same answer for an unknown channel and a bad token: a caller learns nothing about which ids exist.
         if (!channel || !secretMatches(channel.secrets.webhookSecret as string | undefined, req.headers[SECRET_HEADER])) throw new AppError('ERR_WEBHOOK_SIGNATURE');

@@ -385,8 +385,8 @@ function wabaPlugin() {
       ctx = c;
       ctx.channels.register(adapter());
 
-      const channelOf = async (channelId: number) => {
-        const ch = await ctx.channels.find(channelId);
+      const channelOf = async (channelId: number, maxAgeMs?: number) => {
+        const ch = await ctx.channels.find(channelId, { maxAgeMs });
         return ch?.type === 'waba' ? ch : undefined;
       };
       /** The caller's own WABA channel; another tenant's id or another type is as unknown as a missing one. */
@@ -483,7 +483,8 @@ function wabaPlugin() {
        */
       ctx.http.post('/webhook/:channelId', { config: { access: { public: true }, webhook: true }, schema: { params } }, async (req, reply) => {
         const { channelId } = req.params as z.infer<typeof params>;
-        const channel = await channelOf(channelId);
+        // A copy up to a second old: Meta's bursts do not read the channel once per notification.
+        const channel = await channelOf(channelId, 1000);
         if (!channel || !signatureValid(channel.secrets.appSecret as string | undefined, req.rawBody ?? Buffer.alloc(0), req.headers[SIGNATURE_HEADER])) throw new AppError('ERR_WEBHOOK_SIGNATURE');
         if (!(await ctx.isEnabled(channel.tenantId))) throw new AppError('ERR_ROUTE_NOT_FOUND');
         // Switched off by an admin (or refused credentials): refuse, so Meta keeps the events and delivers them after reconnecting.

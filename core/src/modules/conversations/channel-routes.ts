@@ -9,7 +9,7 @@ import { MAX_MEDIA_BYTES } from '../../storage/local.ts';
 import type { ChannelAdapter } from '../../sdk/channel.ts';
 import { menuAllowed } from '../access/menus.ts';
 import type { ResolvedPrincipal } from '../identity/tokens.ts';
-import { findTenantChannel, STATUS_COLS } from './channels.ts';
+import { findTenantChannel, forgetChannel, STATUS_COLS } from './channels.ts';
 import { idParam } from './query.ts';
 import { channelCreateBody, channelOut, channelSummary, channelUpdateBody, lockedNameOf, mergeSettings, wholeHour, type ChannelInput, type ChannelRow } from '../channels/settings.ts';
 import { connectChannel, disconnectChannel } from '../channels/lifecycle.ts';
@@ -209,6 +209,7 @@ export async function channelRoutes(app: FastifyInstance, kernel: Kernel) {
         const ch = await findTenantChannel(kernel, tenantId, cur.id);
         if (ch) await connectChannel(kernel, ch);
       }
+      forgetChannel(kernel, cur.id);
       const out = channelOut((await loadRow(kernel, tenantId, cur.id))!);
       await kernel.bus.publish({ tenantId, event: 'channel.updated', data: { channel: out } });
       return out;
@@ -221,6 +222,7 @@ export async function channelRoutes(app: FastifyInstance, kernel: Kernel) {
       await disconnectChannel(kernel, cur, { logout: true });
       // Soft delete: tickets and messages keep pointing at the channel they came through.
       await kernel.db.pool.query('UPDATE channels SET deleted_at = now(), status = $3, is_default = false WHERE tenant_id = $1 AND id = $2', [tenantId, cur.id, 'disconnected']);
+      forgetChannel(kernel, cur.id);
       await kernel.bus.publish({ tenantId, event: 'channel.deleted', data: { id: cur.id } });
       return reply.status(204).send();
     });

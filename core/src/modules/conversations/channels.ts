@@ -23,9 +23,39 @@ function proxyOf(r: ChannelDbRow): ChannelRecord['proxy'] {
 
 const toRecord = (r: ChannelDbRow): ChannelRecord => ({ id: r.id, tenantId: r.tenant_id, type: r.type, name: r.name, number: r.number, status: r.status, config: r.config, secrets: r.secrets, proxy: proxyOf(r) });
 
-/** Loads a live channel by id across tenants: webhooks arrive without a session and find their tenant this way. */
-export async function findChannel(kernel: Kernel, channelId: number): Promise<ChannelRecord | undefined> {
+/** Recent channel reads per kernel, for callers that accept a copy of a given age (webhooks). */
+const recentReads = new WeakMap<Kernel, Map<number | undefined, { at: number; record: ChannelRecord | undefined }>>();
+
+/** Drops this node's copy of a channel at once (its row just changed here). */
+export function forgetChannel(kernel: Kernel, channelId: number): void {
+  recentReads.get(kernel)?.delete(channelId);
+}
+
+/**
+ * Loads a live channel by id across tenants: webhooks arrive without a session and find their
+ * tenant this way. With `maxAgeMs`, a copy read on this node at most that long ago is returned.
+ */
+export async function findChannel(kernel: Kernel, channelId: number, maxAgeMs?: number): Promise<ChannelRecord | undefined> {
   if (!Number.isSafeInteger(channelId) || channelId <= 0 || channelId > 2_147_483_647) return undefined;
+  if (maxAgeMs) {
+    let reads = recentReads.get(kernel);
+    if (!reads) {
+      const map = (reads = new Map());
+      recentReads.set(kernel, map);
+      // Other nodes' edits, status changes and deletions reach this node as events: drop the copy then.
+      kernel.bus.subscribe((e) => {
+        if (e.event === 'channel.updated') map.delete((e.data as { channel?: { id?: number } })?.channel?.id);
+        else if (e.event === 'channel.deleted') map.delete((e.data as { id?: number })?.id);
+      });
+    }
+    const hit = reads.get(channelId);
+    if (hit && Date.now() - hit.at <= maxAgeMs) return hit.record;
+    const record = await findChannel(kernel, channelId);
+    // Bounded: ids probed by strangers must not grow it without end.
+    if (reads.size >= 10_000) reads.clear();
+    reads.set(channelId, { at: Date.now(), record });
+    return record;
+  }
   // Every webhook starts here: a named statement on the ingest pool, so finding the channel neither
   // re-plans per request nor waits behind background work for a connection.
   const r = await kernel.db.ingestPool.query<ChannelDbRow>({ name: 'atende_find_channel', text: `SELECT ${RECORD_COLS} FROM channels WHERE id = $1 AND deleted_at IS NULL`, values: [channelId] });
@@ -61,6 +91,7 @@ export async function setChannelStatus(kernel: Kernel, tenantId: number, channel
       RETURNING ${STATUS_COLS}`,
     [tenantId, channelId, status, 'qrcode' in extra, extra.qrcode ?? null, extra.number ?? null, extra.retries ?? null, 'error' in extra, extra.error ?? null, connected],
   );
+  forgetChannel(kernel, channelId);
   if (r.rows[0]) await kernel.bus.publish({ tenantId, event: 'channel.updated', data: { channel: r.rows[0] } });
 }
 
