@@ -1,7 +1,7 @@
 import { ActionIcon, Button, Code, CopyButton, Group, Paper, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
 import { IconCheck, IconCopy, IconRefresh } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ErrorBox, formatDateTime, notify, usePluginTranslation, type ChannelConnectProps } from '@atende/ui-shell/sdk';
+import { ErrorBox, formatDateTime, notify, usePluginTranslation, useRealtime, type ChannelConnectProps } from '@atende/ui-shell/sdk';
 import { callbackUrlOf, getWebhookInfo, listTemplates, syncTemplates, templatesKey, webhookKey } from './api.ts';
 
 /**
@@ -17,6 +17,10 @@ export default function WabaConnect({ channel }: ChannelConnectProps) {
   const qc = useQueryClient();
   const info = useQuery({ queryKey: webhookKey(channel.id), queryFn: ({ signal }) => getWebhookInfo(channel.id, signal) });
   const templates = useQuery({ queryKey: templatesKey(channel.id), queryFn: ({ signal }) => listTemplates(channel.id, signal), enabled: channel.status === 'connected' });
+  // Connecting queues a sync that may finish after the list was read: show its result when it lands.
+  useRealtime<{ channelId: number }>('waba_templates.synced', (e) => {
+    if (e.channelId === channel.id) void qc.invalidateQueries({ queryKey: templatesKey(channel.id) });
+  });
   const sync = useMutation({
     mutationFn: () => syncTemplates(channel.id),
     onSuccess: (r) => {
