@@ -117,7 +117,8 @@ describe('R3 webhook authenticity: WhatsApp Cloud API', () => {
     const before = await snapshot();
     const url = (q: string) => `/api/plugins/channel-waba/webhook/${d.id}?${q}`;
     for (const [what, q] of [
-      ['wrong token', `hub.mode=subscribe&hub.verify_token=${encodeURIComponent(d.verifyToken.slice(0, -1))}x&hub.challenge=42`],
+      // The last character changed for one it is not (a random token can end in 'x').
+      ['wrong token', `hub.mode=subscribe&hub.verify_token=${encodeURIComponent(d.verifyToken.slice(0, -1) + (d.verifyToken.endsWith('x') ? 'y' : 'x'))}&hub.challenge=42`],
       ['missing token', 'hub.mode=subscribe&hub.challenge=42'],
       ['another channel’s shape, right length', `hub.mode=subscribe&hub.verify_token=${'a'.repeat(d.verifyToken.length)}&hub.challenge=42`],
     ]) {
