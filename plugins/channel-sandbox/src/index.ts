@@ -1,6 +1,7 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { AppError, ChannelError, definePlugin, z, type ChannelAdapter, type ChannelRecord, type PluginContext } from '@atende/core/sdk';
+import { OutboxWriter } from './outbox.ts';
 
 /**
  * The sandbox channel: a real adapter with no external provider. Customers
@@ -53,6 +54,7 @@ interface SandboxConfig {
 }
 
 function adapter(ctx: PluginContext): ChannelAdapter {
+  const outbox = new OutboxWriter(ctx);
   return {
     type: 'sandbox',
     label: 'Sandbox (simulado)',
@@ -83,14 +85,10 @@ function adapter(ctx: PluginContext): ChannelAdapter {
         throw new ChannelError('ERR_SENDING_WAPP_MSG', 'O provedor simulado recusou a mensagem', true);
       }
       // The kernel's message id is the idempotency key: a retried send returns the first result.
-      const r = await ctx.sql(
-        `INSERT INTO channel_sandbox_outbox (tenant_id, channel_id, idempotency_key, provider_id, recipient, body, type, media_name, buttons)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-         ON CONFLICT (channel_id, idempotency_key) DO UPDATE SET attempts = channel_sandbox_outbox.attempts + 1
-         RETURNING provider_id`,
-        [channel.tenantId, channel.id, msg.messageId, `sbx-out-${randomUUID()}`, msg.to.externalId, msg.body, msg.type, msg.media?.name ?? null, msg.buttons ? JSON.stringify(msg.buttons) : null],
-      );
-      const providerId = r.rows[0].provider_id as string;
+      const providerId = await outbox.write({
+        tenantId: channel.tenantId, channelId: channel.id, key: msg.messageId, providerId: `sbx-out-${randomUUID()}`, recipient: msg.to.externalId,
+        body: msg.body, type: msg.type, mediaName: msg.media?.name ?? null, buttons: msg.buttons ? JSON.stringify(msg.buttons) : null,
+      });
       if (cfg.deliveredAfterMs) await ctx.jobs.enqueue('ack', { tenantId: channel.tenantId, channelId: channel.id, providerId, status: 'delivered' }, { delayMs: cfg.deliveredAfterMs, jobId: `ack-d-${providerId}` });
       if (cfg.readAfterMs) await ctx.jobs.enqueue('ack', { tenantId: channel.tenantId, channelId: channel.id, providerId, status: 'read' }, { delayMs: cfg.readAfterMs, jobId: `ack-r-${providerId}` });
       return { providerId };
