@@ -292,3 +292,96 @@ describe('scheduled messages and list cost', () => {
     }
   });
 });
+
+describe('spec audit: ticket and message routes', () => {
+  /** A second tenant with its own sandbox channel, so its settings do not leak into the tests above. */
+  async function tenantWithChannel() {
+    const boss = await t.loginAs('admin');
+    const worker = await t.loginAs('user', boss.tenantId);
+    const ch = await t.app.inject({ method: 'POST', url: '/api/channels', headers: boss.headers, payload: { type: 'sandbox', name: 'Sandbox 2' } });
+    const id = ch.json().id as number;
+    const key = (await t.app.inject({ method: 'GET', url: `/api/plugins/channel-sandbox/channels/${id}/secret`, headers: boss.headers })).json().secret as string;
+    const inbound = (payload: unknown) => {
+      const raw = JSON.stringify(payload);
+      return t.app.inject({ method: 'POST', url: `/api/plugins/channel-sandbox/webhook/${id}`, headers: { 'content-type': 'application/json', 'x-sandbox-signature': signSandbox(key, raw) }, payload: raw });
+    };
+    return { boss, worker, inbound };
+  }
+
+  it('with ForceAdminPendingAssignment on, an agent can neither start, answer nor take a pending ticket; an admin assigns it', async () => {
+    const { boss, worker, inbound } = await tenantWithChannel();
+    const set = await t.app.inject({ method: 'PUT', url: '/api/settings', headers: boss.headers, payload: { ForceAdminPendingAssignment: 'enabled' } });
+    expect(set.statusCode).toBe(200);
+    const ticketId = (await inbound({ id: 'force-1', from: { id: 'c-force', name: 'Otávio' }, body: 'oi' })).json().ticketId;
+    // Settings are cached per node for up to 2 s.
+    const start = await until(async () => {
+      const r = await t.app.inject({ method: 'PUT', url: `/api/tickets/${ticketId}`, headers: worker.headers, payload: { status: 'open' } });
+      return r.statusCode === 403 ? r : undefined;
+    });
+    expect(start.json().error).toBe('ERR_NO_PERMISSION');
+    const reply = await t.app.inject({ method: 'POST', url: `/api/messages/${ticketId}`, headers: worker.headers, payload: { body: 'posso ajudar?' } });
+    expect(reply.statusCode).toBe(403);
+    const self = await t.app.inject({ method: 'PUT', url: `/api/tickets/${ticketId}`, headers: worker.headers, payload: { userId: worker.id } });
+    expect(self.statusCode).toBe(403);
+    const stored = await t.sql.query(`SELECT status, user_id, (SELECT count(*)::int FROM messages m WHERE m.ticket_id = t.id AND m.from_me) AS replies FROM tickets t WHERE id = $1`, [ticketId]);
+    expect(stored.rows[0]).toEqual({ status: 'pending', user_id: null, replies: 0 });
+    // An internal note is not an assignment.
+    const note = await t.app.inject({ method: 'POST', url: `/api/messages/${ticketId}`, headers: worker.headers, payload: { body: 'cliente VIP', isNote: true } });
+    expect(note.statusCode).toBe(201);
+
+    const assign = await t.app.inject({ method: 'PUT', url: `/api/tickets/${ticketId}`, headers: boss.headers, payload: { userId: worker.id } });
+    expect(assign.json()).toMatchObject({ status: 'open', userId: worker.id });
+    const answer = await t.app.inject({ method: 'POST', url: `/api/messages/${ticketId}`, headers: worker.headers, payload: { body: 'Olá, sou seu atendente' } });
+    expect(answer.statusCode).toBe(201);
+  });
+
+  it('with the setting off (default), an agent starts a pending ticket himself', async () => {
+    const { worker, inbound } = await tenantWithChannel();
+    const ticketId = (await inbound({ id: 'free-1', from: { id: 'c-free', name: 'Rosa' }, body: 'oi' })).json().ticketId;
+    const start = await t.app.inject({ method: 'PUT', url: `/api/tickets/${ticketId}`, headers: worker.headers, payload: { status: 'open' } });
+    expect(start.json()).toMatchObject({ status: 'open', userId: worker.id });
+  });
+
+  it('PUT /ticketsChatBot, DELETE /messages?id= and POST /pending/resolvePending work without a body', async () => {
+    const { boss, inbound } = await tenantWithChannel();
+    const bot = (await inbound({ id: 'nobody-1', from: { id: 'c-nobody-1', name: 'Caio' }, body: 'oi' })).json().ticketId;
+    const toBot = await t.app.inject({ method: 'PUT', url: `/api/ticketsChatBot/${bot}`, headers: boss.headers });
+    expect(toBot.statusCode).toBe(200);
+    expect(toBot.json()).toMatchObject({ chatbot: true, userId: null, status: 'pending' });
+
+    const open = (await inbound({ id: 'nobody-2', from: { id: 'c-nobody-2', name: 'Duda' }, body: 'oi' })).json().ticketId;
+    const sent = await t.app.inject({ method: 'POST', url: `/api/messages/${open}`, headers: boss.headers, payload: { body: 'mensagem errada' } });
+    const del = await t.app.inject({ method: 'DELETE', url: `/api/messages?id=${sent.json().id}`, headers: boss.headers });
+    expect(del.statusCode).toBe(200);
+    expect(del.json().isDeleted).toBe(true);
+
+    const resolve = await t.app.inject({ method: 'POST', url: '/api/pending/resolvePending', headers: boss.headers });
+    expect(resolve.statusCode).toBe(200);
+    expect(resolve.json().resolved).toBe(1);
+    const left = await t.sql.query(`SELECT status FROM tickets WHERE id = $1`, [bot]);
+    expect(left.rows[0].status).toBe('closed');
+  });
+
+  it('a file scheduled through multipart keeps its recurrence and repetitions', async () => {
+    const { boss, inbound } = await tenantWithChannel();
+    const ticketId = (await inbound({ id: 'mp-1', from: { id: 'c-mp', name: 'Edu' }, body: 'oi' })).json().ticketId;
+    const at = new Date(Date.now() + 3_600_000).toISOString();
+    const boundary = '----atendeaudit';
+    const field = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const payload = Buffer.concat([
+      Buffer.from(field('body', 'Boleto do mês') + field('scheduleDate', at) + field('recurrence', '30') + field('repetitions', '3')),
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="boleto.txt"\r\nContent-Type: text/plain\r\n\r\nlinha digitável\r\n--${boundary}--\r\n`),
+    ]);
+    const r = await t.app.inject({ method: 'POST', url: `/api/messages/${ticketId}`, headers: { ...boss.headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+    expect(r.statusCode).toBe(201);
+    const listed = await t.app.inject({ method: 'GET', url: `/api/messages/${ticketId}`, headers: boss.headers });
+    expect(listed.json().messagesOffLine).toEqual([expect.objectContaining({ body: 'Boleto do mês', mediaName: expect.stringContaining('boleto'), recurrence: 30, repetitions: 3 })]);
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: `/api/messages/${ticketId}`,
+      headers: { ...boss.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: Buffer.from(field('body', 'x') + field('scheduleDate', at) + field('recurrence', '7') + `--${boundary}--\r\n`),
+    });
+    expect(bad.statusCode).toBe(400);
+  });
+});

@@ -7,7 +7,7 @@ import { messageOut, ticketOut, type MessageRow } from './serialize.ts';
 import { loadTicket } from './ingest.ts';
 import { publishTicket } from './events.ts';
 import { queueOutbound, type OutboundDraft } from './outbound.ts';
-import { log, visibleTicket } from './tickets.ts';
+import { assertMayAssignPending, log, visibleTicket } from './tickets.ts';
 import { findTenantChannel } from './channels.ts';
 import { escapeLike } from './list.ts';
 
@@ -110,6 +110,8 @@ export async function sendMessage(kernel: Kernel, who: ResolvedPrincipal, ticket
     if (input.buttons && adapter && !adapter.capabilities.buttons) throw new AppError('ERR_INVALID_MESSAGE');
   }
   if (ticket.status === 'pending' && ticket.user_id === null && !input.isNote && !input.scheduleDate) {
+    // Replying takes the ticket, which is an assignment like any other.
+    await assertMayAssignPending(kernel, who);
     await withTx(kernel.db.pool, async (sql) => {
       const r = await sql.query(`UPDATE tickets SET status = 'open', user_id = $3, chatbot = false, updated_at = now() WHERE tenant_id = $1 AND id = $2 AND status = 'pending' AND user_id IS NULL`, [who.tenantId, ticketId, who.userId]);
       if (r.rowCount) await log(sql, who.tenantId, ticketId, who.userId, 'started', { by: 'reply' });

@@ -119,6 +119,9 @@ async function readSend(kernel: Kernel, req: FastifyRequest): Promise<SendInput>
     quotedMsgId: fields.quotedMsgId || undefined,
     isNote: fields.isNote === 'true' ? true : undefined,
     scheduleDate: fields.scheduleDate || undefined,
+    // A scheduled file recurs like a scheduled text (spec §3: recurrence and repetition count).
+    recurrence: fields.recurrence ? Number(fields.recurrence) : undefined,
+    repetitions: fields.repetitions ? Number(fields.repetitions) : undefined,
   });
   if (!parsed.success) throw new AppError('ERR_VALIDATION', { details: parsed.error.issues.map((i) => i.message).join('; ') });
   return { ...(parsed.data as SendInput), media };
@@ -178,7 +181,8 @@ export async function conversationRoutes(app: FastifyInstance, kernel: Kernel) {
     });
     r.put('/api/ticketsForce/:id', { ...tickets, schema: { params: idParam } }, async (req) => forceClose(kernel, req.access!, req.params.id));
     r.put('/api/ticketsNull/:id', { ...tickets, schema: { params: idParam } }, async (req) => clearAssignment(kernel, req.access!, req.params.id));
-    r.put('/api/ticketsChatBot/:id', { ...tickets, schema: { params: idParam, body: z.object({ chatFlowId: z.number().int().positive().nullable().optional() }).strict().optional() } }, async (req) =>
+    // Bodies that are all optional are nullish: a PUT/POST/DELETE sent without a body arrives as null.
+    r.put('/api/ticketsChatBot/:id', { ...tickets, schema: { params: idParam, body: z.object({ chatFlowId: z.number().int().positive().nullable().optional() }).strict().nullish() } }, async (req) =>
       transferToChatbot(kernel, req.access!, req.params.id, req.body?.chatFlowId ?? null),
     );
     // Clears the unread badges of the user's own tickets.
@@ -226,7 +230,7 @@ export async function conversationRoutes(app: FastifyInstance, kernel: Kernel) {
       return { resolved: ok, failed };
     };
     r.post('/api/tickets/bulk-resolve', { config: { access: { menu: 'ticketPanel' } }, schema: { body: z.object({ ticketIds: bulkIds }).strict() } }, async (req) => resolveMany(req, req.body.ticketIds));
-    r.post('/api/pending/resolvePending', { config: { access: { menu: 'ticketPanel' } }, schema: { body: z.object({ ticketIds: bulkIds.optional() }).strict().optional() } }, async (req) => {
+    r.post('/api/pending/resolvePending', { config: { access: { menu: 'ticketPanel' } }, schema: { body: z.object({ ticketIds: bulkIds.optional() }).strict().nullish() } }, async (req) => {
       const ids = req.body?.ticketIds ?? (await kernel.db.pool.query<{ id: number }>(`SELECT id FROM tickets WHERE tenant_id = $1 AND status = 'pending' ORDER BY id LIMIT 1000`, [req.principal!.tenantId])).rows.map((x) => x.id);
       return resolveMany(req, ids);
     });
@@ -257,7 +261,7 @@ export async function conversationRoutes(app: FastifyInstance, kernel: Kernel) {
     r.patch('/api/messages/:id', { ...tickets, schema: { params: z.object({ id: z.string().regex(/^\d{1,18}$/) }), body: z.object({ body: z.string().max(65_536) }).strict() } }, async (req) => editMessage(kernel, req.access!, req.params.id, req.body.body));
     r.post('/api/messages/editMessage', { ...tickets, schema: { body: messageIdBody.extend({ body: z.string().max(65_536) }).strict() } }, async (req) => editMessage(kernel, req.access!, req.body.messageId, req.body.body));
     r.delete('/api/messages/:id', { ...tickets, schema: { params: z.object({ id: z.string().regex(/^\d{1,18}$/) }) } }, async (req) => deleteMessage(kernel, req.access!, req.params.id));
-    r.delete('/api/messages', { ...tickets, schema: { querystring: z.object({ id: z.string().regex(/^\d{1,18}$/).optional(), messageId: z.string().regex(/^\d{1,18}$/).optional() }), body: z.object({ id: z.union([z.string(), z.number()]).optional(), messageId: z.union([z.string(), z.number()]).optional() }).optional() } }, async (req) => {
+    r.delete('/api/messages', { ...tickets, schema: { querystring: z.object({ id: z.string().regex(/^\d{1,18}$/).optional(), messageId: z.string().regex(/^\d{1,18}$/).optional() }), body: z.object({ id: z.union([z.string(), z.number()]).optional(), messageId: z.union([z.string(), z.number()]).optional() }).nullish() } }, async (req) => {
       const id = String(req.body?.id ?? req.body?.messageId ?? req.query.id ?? req.query.messageId ?? '');
       if (!/^\d{1,18}$/.test(id)) throw new AppError('ERR_INVALID_MESSAGE');
       return deleteMessage(kernel, req.access!, id);

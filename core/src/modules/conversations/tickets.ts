@@ -6,12 +6,24 @@ import { INTEGRATION_FIELDS, ticketOut, type TicketRow, TICKET_SELECT, TICKET_JO
 import { findOrCreateTicket, loadTicket } from './ingest.ts';
 import { publishTicket } from './events.ts';
 import { queueOutbound } from './outbound.ts';
-import { viewerCanSee } from './visibility.ts';
+import { viewerCanSee, visibilitySettings } from './visibility.ts';
+import { isTicketAdmin } from '../access/ticket-visibility.ts';
 import { ratingConfig, ratingRequestText } from './rating.ts';
 
 export type Actor = ResolvedPrincipal;
 
 const isAdmin = (a: Actor) => a.profile === 'admin' || a.profile === 'superadmin';
+
+/**
+ * ForceAdminPendingAssignment (core.md §6 "force admin assignment of pending
+ * tickets"): while it is on, a pending ticket gets its agent from a ticket
+ * admin only; anyone else may not take it (start, reply) nor hand it to someone.
+ * A pending ticket an admin already gave to the actor may still be started by them.
+ */
+export async function assertMayAssignPending(kernel: Kernel, actor: Actor): Promise<void> {
+  const s = await visibilitySettings(kernel, actor.tenantId);
+  if (s.ForceAdminPendingAssignment === 'enabled' && !isTicketAdmin(actor, s)) throw new AppError('ERR_NO_PERMISSION');
+}
 
 export async function log(sql: Sql | Kernel['db']['pool'], tenantId: number, ticketId: number, userId: number | null, type: string, data: Record<string, unknown> = {}) {
   await sql.query('INSERT INTO ticket_logs (tenant_id, ticket_id, user_id, type, data) VALUES ($1, $2, $3, $4, $5)', [tenantId, ticketId, userId, type, JSON.stringify(data)]);
@@ -127,6 +139,11 @@ export async function updateTicket(kernel: Kernel, actor: Actor, ticketId: numbe
         set.push(`${col} = $${vals.length}`);
       };
       const transfer = (u.userId !== undefined && u.userId !== cur.user_id) || (u.queueId !== undefined && u.queueId !== cur.queue_id);
+      if (cur.status === 'pending') {
+        const takes = u.status === 'open' && u.userId === undefined && cur.user_id !== actor.userId;
+        const assigns = u.userId !== undefined && u.userId !== null && u.userId !== cur.user_id && u.status !== 'closed';
+        if (takes || assigns) await assertMayAssignPending(kernel, actor);
+      }
 
       if (u.userId !== undefined || u.queueId !== undefined) {
         const targetUser = u.userId === undefined ? cur.user_id : u.userId;

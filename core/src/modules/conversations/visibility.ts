@@ -1,7 +1,7 @@
 import type { Kernel } from '../../kernel.ts';
 import type { ResolvedPrincipal } from '../identity/tokens.ts';
 import { canSeeTicket, ticketVisibilitySql, type VisibilitySettings, type VisibilityTicket } from '../access/ticket-visibility.ts';
-import { loadSettings } from '../tenancy/settings.ts';
+import { loadSettings, type TenantSettings } from '../tenancy/settings.ts';
 import type { TicketOut, TicketRow } from './serialize.ts';
 
 export type { VisibilitySettings };
@@ -11,9 +11,10 @@ export type { VisibilitySettings };
  * (access/ticket-visibility.ts): settings cached per node for 2 s, because
  * visibility is checked for every real-time event and every ticket opened.
  */
-const cache = new WeakMap<Kernel, Map<number, { at: number; s: VisibilitySettings }>>();
+const cache = new WeakMap<Kernel, Map<number, { at: number; s: TenantSettings }>>();
 
-export async function visibilitySettings(kernel: Kernel, tenantId: number): Promise<VisibilitySettings> {
+/** The tenant's settings (all of them: the ticket routes also read ForceAdminPendingAssignment), cached as above. */
+export async function visibilitySettings(kernel: Kernel, tenantId: number): Promise<TenantSettings> {
   let m = cache.get(kernel);
   if (!m) cache.set(kernel, (m = new Map()));
   const hit = m.get(tenantId);
