@@ -362,6 +362,27 @@ describe('spec audit: ticket and message routes', () => {
     expect(left.rows[0].status).toBe('closed');
   });
 
+  it('signs a reply on request, and always while ForceSignature is on; notes are never signed', async () => {
+    const { boss, worker, inbound } = await tenantWithChannel();
+    const name = (await t.sql.query(`SELECT name FROM users WHERE id = $1`, [worker.id])).rows[0].name;
+    const ticketId = (await inbound({ id: 'sign-1', from: { id: 'c-sign', name: 'Lara' }, body: 'oi' })).json().ticketId;
+    const send = (payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: `/api/messages/${ticketId}`, headers: worker.headers, payload });
+    expect((await send({ body: 'sem assinatura' })).json().body).toBe('sem assinatura');
+    expect((await send({ body: 'com assinatura', signMessage: true })).json().body).toBe(`*${name}*:\ncom assinatura`);
+    const set = await t.app.inject({ method: 'PUT', url: '/api/settings', headers: boss.headers, payload: { ForceSignature: 'enabled' } });
+    expect(set.statusCode).toBe(200);
+    // Settings are cached per node for up to 2 s.
+    const forced = await until(async () => {
+      const r = await send({ body: 'tentei tirar', signMessage: false });
+      return r.json().body !== 'tentei tirar' ? r : undefined;
+    });
+    expect(forced.json().body).toBe(`*${name}*:\ntentei tirar`);
+    expect((await send({ body: 'nota interna', isNote: true })).json().body).toBe('nota interna');
+    // What the customer receives is the signed text.
+    const out = await until(async () => (await t.sql.query(`SELECT count(*)::int AS n FROM channel_sandbox_outbox WHERE body = $1`, [`*${name}*:\ntentei tirar`])).rows[0].n > 0);
+    expect(out).toBe(true);
+  });
+
   it('a file scheduled through multipart keeps its recurrence and repetitions', async () => {
     const { boss, inbound } = await tenantWithChannel();
     const ticketId = (await inbound({ id: 'mp-1', from: { id: 'c-mp', name: 'Edu' }, body: 'oi' })).json().ticketId;

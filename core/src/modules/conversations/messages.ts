@@ -9,6 +9,7 @@ import { publishTicket } from './events.ts';
 import { queueOutbound, type OutboundDraft } from './outbound.ts';
 import { assertMayAssignPending, log, visibleTicket } from './tickets.ts';
 import { findTenantChannel } from './channels.ts';
+import { visibilitySettings } from './visibility.ts';
 import { escapeLike } from './list.ts';
 
 export const PAGE_SIZE = 50;
@@ -54,6 +55,8 @@ export interface SendInput {
   body: string;
   quotedMsgId?: string;
   isNote?: boolean;
+  /** Prefix the text with the agent's name (the composer's signature toggle). */
+  signMessage?: boolean;
   scheduleDate?: Date;
   recurrence?: number | null;
   repetitions?: number;
@@ -98,7 +101,13 @@ export async function sendMessage(kernel: Kernel, who: ResolvedPrincipal, ticket
   if (!input.body?.trim() && !input.media && !input.template) throw new AppError('ERR_INVALID_MESSAGE');
   if (ticket.status === 'closed' && !input.isNote) throw new AppError('ERR_SENDING_MESSAGE');
   const template = input.template ? await prepareTemplate(kernel, who.tenantId, ticket.channel_id, input) : undefined;
-  const body = template?.body ?? input.body?.trim() ?? '';
+  let body = template?.body ?? input.body?.trim() ?? '';
+  // ForceSignature (core.md §6): users may not turn their signature off, so every text they send is signed.
+  // Notes stay internal, templates are the provider's text and interactive bodies have their own 60-character limit.
+  if (body && !input.isNote && !template && !input.buttons && !input.type) {
+    const forced = (await visibilitySettings(kernel, who.tenantId)).ForceSignature === 'enabled';
+    if (forced || input.signMessage) body = signed(who.name, body);
+  }
   if (input.scheduleDate && input.scheduleDate.getTime() < Date.now() - 60_000) throw new AppError('ERR_INVALID_DATE');
   if (input.quotedMsgId) {
     const q = await kernel.db.pool.query('SELECT 1 FROM messages WHERE tenant_id = $1 AND ticket_id = $2 AND id = $3', [who.tenantId, ticketId, input.quotedMsgId]);
@@ -134,6 +143,9 @@ export async function sendMessage(kernel: Kernel, who: ResolvedPrincipal, ticket
   };
   return queueOutbound(kernel, draft);
 }
+
+/** The signature as WhatsApp shows it: the agent's name in bold on its own line, then the text. */
+export const signed = (name: string, body: string) => `*${name}*:\n${body}`;
 
 async function ownMessage(kernel: Kernel, who: ResolvedPrincipal, messageId: string) {
   if (!/^\d{1,18}$/.test(messageId)) throw new AppError('ERR_INVALID_MESSAGE');

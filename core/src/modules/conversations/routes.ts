@@ -74,6 +74,7 @@ const sendBody = z
     body: z.string().max(65_536).default(''),
     quotedMsgId: z.union([z.string().regex(/^\d{1,18}$/), z.number().int().positive()]).transform(String).optional(),
     isNote: z.boolean().optional(),
+    signMessage: z.boolean().optional(),
     scheduleDate: z.coerce.date().optional(),
     recurrence: z.union([z.literal(0), z.number().int().refine((n) => RECURRENCE_DAYS.includes(n), 'recorrência inválida')]).nullable().optional(),
     repetitions: z.number().int().min(1).max(100).optional(),
@@ -118,6 +119,7 @@ async function readSend(kernel: Kernel, req: FastifyRequest): Promise<SendInput>
     body: fields.body ?? '',
     quotedMsgId: fields.quotedMsgId || undefined,
     isNote: fields.isNote === 'true' ? true : undefined,
+    signMessage: fields.signMessage ? fields.signMessage === 'true' : undefined,
     scheduleDate: fields.scheduleDate || undefined,
     // A scheduled file recurs like a scheduled text (spec §3: recurrence and repetition count).
     recurrence: fields.recurrence ? Number(fields.recurrence) : undefined,
