@@ -335,6 +335,17 @@ describe('spec audit: ticket and message routes', () => {
     expect(answer.statusCode).toBe(201);
   });
 
+  it('refuses a transfer to the queue an unassigned ticket already waits in, and moves it to another queue', async () => {
+    const { boss, inbound } = await tenantWithChannel();
+    const [q1, q2] = await Promise.all(['Vendas', 'Suporte'].map(async (name) => (await t.app.inject({ method: 'POST', url: '/api/queues', headers: boss.headers, payload: { name } })).json().id as number));
+    const ticketId = (await inbound({ id: 'tq-1', from: { id: 'c-tq', name: 'Mário' }, body: 'oi' })).json().ticketId;
+    expect((await t.app.inject({ method: 'PUT', url: `/api/tickets/${ticketId}`, headers: boss.headers, payload: { userId: null, queueId: q1 } })).json()).toMatchObject({ queueId: q1, userId: null, status: 'pending' });
+    const again = await t.app.inject({ method: 'PUT', url: `/api/tickets/${ticketId}`, headers: boss.headers, payload: { userId: null, queueId: q1 } });
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toMatchObject({ error: 'ERR_TRANSFER', message: 'Não foi possível transferir' });
+    expect((await t.app.inject({ method: 'PUT', url: `/api/tickets/${ticketId}`, headers: boss.headers, payload: { userId: null, queueId: q2 } })).json()).toMatchObject({ queueId: q2, status: 'pending' });
+  });
+
   it('with the setting off (default), an agent starts a pending ticket himself', async () => {
     const { worker, inbound } = await tenantWithChannel();
     const ticketId = (await inbound({ id: 'free-1', from: { id: 'c-free', name: 'Rosa' }, body: 'oi' })).json().ticketId;

@@ -152,6 +152,8 @@ export async function updateTicket(kernel: Kernel, actor: Actor, ticketId: numbe
         if (!isStart && u.status !== 'pending' && u.status !== 'closed') {
           // Transfer refusals (spec §4).
           if (u.userId !== undefined && u.userId !== null && u.userId === cur.user_id && (u.queueId === undefined || u.queueId === cur.queue_id)) throw new AppError('ERR_TICKET_SAME_USER');
+          // Nobody chosen and the ticket already waits, unassigned, in the chosen queue: nothing to transfer.
+          if (u.userId === null && cur.user_id === null && u.queueId !== undefined && u.queueId === cur.queue_id) throw new AppError('ERR_TRANSFER');
           if (u.userId !== undefined && u.userId !== null && u.userId === actor.userId && cur.user_id !== null && cur.user_id !== actor.userId && !isAdmin(actor)) throw new AppError('ERR_NO_PERMISSION');
         }
         await assertAssignable(kernel, actor, targetUser, targetQueue);
