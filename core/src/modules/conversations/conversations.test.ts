@@ -416,4 +416,18 @@ describe('spec audit: ticket and message routes', () => {
     });
     expect(bad.statusCode).toBe(400);
   });
+  it('GET /ticketsMarkAllUnread clears the unread badge of every visible ticket, past the first page of 200', async () => {
+    const sent = await Promise.all(Array.from({ length: 205 }, (_, i) => webhook({ id: `unread-${i}`, from: { id: `unread-c${i}`, name: `Cliente ${i}` }, body: 'oi' })));
+    expect(sent.every((r) => r.statusCode === 200)).toBe(true);
+    const ids = sent.map((r) => r.json().ticketId as number);
+    const before = await t.sql.query('SELECT count(*)::int AS n FROM tickets WHERE id = ANY($1::int[]) AND unread_messages > 0', [ids]);
+    expect(before.rows[0].n).toBe(205);
+    const res = await t.app.inject({ method: 'GET', url: '/api/ticketsMarkAllUnread', headers: admin.headers });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().marked).toBeGreaterThanOrEqual(205);
+    const after = await t.sql.query('SELECT count(*)::int AS n FROM tickets WHERE id = ANY($1::int[]) AND unread_messages > 0', [ids]);
+    expect(after.rows[0].n).toBe(0);
+    const list = await t.app.inject({ method: 'GET', url: '/api/tickets?withUnreadMessages=true', headers: admin.headers });
+    expect(list.json().tickets).toHaveLength(0);
+  });
 });

@@ -16,7 +16,7 @@ import { defineTicketJobs } from './tickets.ts';
 import { defineScheduledDispatch } from './scheduled.ts';
 import { canSee, factsOf, invalidateVisibility, visibilitySettings } from './visibility.ts';
 import { ticketOut } from './serialize.ts';
-import { loadTicket } from './ingest.ts';
+import { loadTicket, loadTickets } from './ingest.ts';
 import { channelRoutes } from './channel-routes.ts';
 import { businessHoursRoutes, installAbsenceMessage } from './business-hours.ts';
 import { installRatingAttempts } from './rating.ts';
@@ -196,16 +196,24 @@ export async function conversationRoutes(app: FastifyInstance, kernel: Kernel) {
       }
       return { cleared: r2.rowCount };
     });
-    // Marks every open/pending ticket the user can see as read.
+    // Marks every open/pending ticket the user can see as read: page after page of the user's own
+    // visible list (each page read after the previous one was marked, so it holds the next unread
+    // ones), one UPDATE and one ticket read per page, then one event per ticket for every screen.
     r.get('/api/ticketsMarkAllUnread', tickets, async (req) => {
-      const page = await listTickets(kernel, req.access!, { withUnreadMessages: true, limit: 200 });
-      const ids = page.tickets.map((t) => t.id);
-      if (ids.length) await kernel.db.pool.query('UPDATE tickets SET unread_messages = 0 WHERE tenant_id = $1 AND id = ANY($2::int[])', [req.principal!.tenantId, ids]);
-      for (const id of ids) {
-        const t = await loadTicket(kernel.db.pool, req.principal!.tenantId, id);
-        if (t) await kernel.bus.publish({ tenantId: t.tenant_id, event: 'ticket.updated', data: { ticket: ticketOut(t) } });
+      const tenantId = req.principal!.tenantId;
+      let marked = 0;
+      const seen = new Set<number>();
+      for (;;) {
+        const page = await listTickets(kernel, req.access!, { withUnreadMessages: true, limit: 200 });
+        const ids = page.tickets.map((t) => t.id).filter((id) => !seen.has(id));
+        if (!ids.length) break;
+        ids.forEach((id) => seen.add(id));
+        await kernel.db.pool.query('UPDATE tickets SET unread_messages = 0 WHERE tenant_id = $1 AND id = ANY($2::int[])', [tenantId, ids]);
+        const rows = await loadTickets(kernel.db.pool, ids.map((ticketId) => ({ tenantId, ticketId })));
+        await Promise.all([...rows.values()].map((t) => kernel.bus.publish({ tenantId, event: 'ticket.updated', data: { ticket: ticketOut(t) } })));
+        marked += ids.length;
       }
-      return { marked: ids.length };
+      return { marked };
     });
     const bulkIds = z.array(z.number().int().positive()).min(1).max(1000);
     // Bulk resolve and transfer run in blocks of 10 (spec §9): each ticket commits on its own and
