@@ -37,7 +37,7 @@ const numbers = (await pool.query<{ id: number }>(`INSERT INTO channels (tenant_
 
 const dataDir = fs.mkdtempSync('/tmp/atende-b6-');
 const child = fork(path.join(import.meta.dirname, '_server.ts'), [], {
-  execArgv: ['--import', 'tsx'],
+  execArgv: ['--import', 'tsx', ...(process.env.ATENDE_BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.ATENDE_BENCH_PROF] : [])],
   env: { ...process.env, DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', ATENDE_DATA_DIR: dataDir, ATENDE_NAMESPACE: namespace, ATENDE_ADMIN_EMAIL: 'root@bench.local', ATENDE_ADMIN_PASSWORD: 'Bench#2026x' },
 });
 const base = await new Promise<string>((resolve) => child.on('message', (m: { url: string }) => resolve(m.url)));
