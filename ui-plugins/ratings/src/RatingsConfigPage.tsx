@@ -1,26 +1,28 @@
-import { Alert, Button, Card, Group, List, NumberInput, Stack, Switch, Text, Textarea } from '@mantine/core';
+import { Alert, Button, Card, Center, Group, List, Loader, NumberInput, Stack, Switch, Text, Textarea } from '@mantine/core';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { ErrorBox, notify, usePluginTranslation } from '@atende/ui-shell/sdk';
-import { getConfig, saveConfig } from './api.ts';
+import { getConfig, saveConfig, type RatingConfig } from './api.ts';
 import { SCORES } from './scale.ts';
 
 /** `/avaliacoes/configurar`: the rating request over `GET|PUT /tenants/rating`. */
 export default function RatingsConfigPage() {
   const { t } = usePluginTranslation('ratings');
-  const queryClient = useQueryClient();
   const config = useQuery({ queryKey: ['plugins', 'ratings', 'config'], queryFn: getConfig });
-  const [enabled, setEnabled] = useState(true);
-  const [maxAttempts, setMaxAttempts] = useState<number | string>(1);
-  const [message, setMessage] = useState('');
-  useEffect(() => {
-    if (config.data) {
-      setEnabled(config.data.enabled);
-      setMaxAttempts(config.data.maxAttempts);
-      setMessage(config.data.message ?? '');
-    }
-  }, [config.data]);
+  if (config.error) return <ErrorBox title={t('loadFailed')} onRetry={() => void config.refetch()} />;
+  // The form appears once the saved values are in: fields shown earlier took what was typed and then
+  // lost it when the answer arrived (and a later refetch would overwrite an edit the same way).
+  if (!config.data) return <Center py="xl"><Loader size="sm" /></Center>;
+  return <RatingsConfigForm initial={config.data} />;
+}
+
+function RatingsConfigForm({ initial }: { initial: RatingConfig }) {
+  const { t } = usePluginTranslation('ratings');
+  const queryClient = useQueryClient();
+  const [enabled, setEnabled] = useState(initial.enabled);
+  const [maxAttempts, setMaxAttempts] = useState<number | string>(initial.maxAttempts);
+  const [message, setMessage] = useState(initial.message ?? '');
   const save = useMutation({
     mutationFn: () => saveConfig({ enabled, maxAttempts: Number(maxAttempts) || 1, message: message.trim() || null }),
     onSuccess: (c) => {
@@ -28,7 +30,6 @@ export default function RatingsConfigPage() {
       notify.success(t('saved'));
     },
   });
-  if (config.error) return <ErrorBox title={t('loadFailed')} onRetry={() => void config.refetch()} />;
   return (
     <Card withBorder padding="lg" maw={720}>
       <form onSubmit={(e) => { e.preventDefault(); save.mutate(); }} noValidate>
@@ -42,7 +43,7 @@ export default function RatingsConfigPage() {
             </List>
           </Alert>
           <Group justify="flex-end">
-            <Button type="submit" leftSection={<IconDeviceFloppy size={16} />} loading={save.isPending} disabled={config.isLoading} data-testid="rating-save">{t('common.save')}</Button>
+            <Button type="submit" leftSection={<IconDeviceFloppy size={16} />} loading={save.isPending} data-testid="rating-save">{t('common.save')}</Button>
           </Group>
         </Stack>
       </form>
