@@ -321,7 +321,9 @@ function Conversation({ id }: { id: number }) {
       {ticket && dialogsWanted && (
         <Suspense fallback={null}>
           <TransferDialog ticket={ticket} opened={dialog === 'transfer'} onClose={() => setDialog(null)} onSubmit={async (b) => {
-            const updated = await updateTicket(id, { ...b, ...(b.userId ? { status: 'open' } : {}) });
+            // The transfer alone: the server opens it for a chosen person, logs it as a transfer and applies the
+            // transfer refusals; adding `status: 'open'` made a pending ticket's transfer count as "start attending".
+            const updated = await updateTicket(id, b);
             applyTicket(qc, updated);
             notify.success(t('tickets.transfer.done'));
             if (updated.userId !== session?.userId && !privileged) navigate('/atendimento');
