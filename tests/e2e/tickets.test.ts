@@ -107,8 +107,9 @@ describe('ticket screen in the browser', () => {
     await p1.getByTestId('transfer-submit').click();
     await row(p2, 'Maria Cliente').waitFor({ timeout: 10_000 });
     // The ticket's history (its logs) records a transfer from agent 1 to agent 2, not a new start.
-    const moved = await t.sql.query(`SELECT data FROM ticket_logs WHERE type = 'transferred' AND tenant_id = $1 ORDER BY id DESC LIMIT 1`, [agent1.tenantId]);
-    expect(moved.rows[0]?.data).toMatchObject({ from: { userId: agent1.id }, to: { userId: agent2.id } });
+    // Polled: agents see colleagues' open tickets by default (NotViewAssignedTickets off), so the row can be there before the transfer commits.
+    const moved = await until(async () => (await t.sql.query(`SELECT data FROM ticket_logs WHERE type = 'transferred' AND tenant_id = $1 ORDER BY id DESC LIMIT 1`, [agent1.tenantId])).rows[0], 10_000, 'the transfer in the ticket log');
+    expect(moved.data).toMatchObject({ from: { userId: agent1.id }, to: { userId: agent2.id } });
 
     // Agent 2 resolves with an edited farewell: it reaches the customer and the ticket shows under Resolvidos.
     await row(p2, 'Maria Cliente').click();
