@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { federation } from '@module-federation/vite';
 import react from '@vitejs/plugin-react';
-import type { Plugin, UserConfig } from 'vite';
+import { parseAst, type Plugin, type UserConfig } from 'vite';
 import { REMOTE_EXPOSE, remoteName } from './src/sdk/remote-name.ts';
 
 const shellDir = dirname(fileURLToPath(import.meta.url));
@@ -104,6 +104,83 @@ function hostDirectSingletons(): Plugin {
       // The flag is the federation plugin's own "plain resolution" marker
       // (what its tree-shaking graph uses): it then leaves the import alone.
       return this.resolve(source, importer, { ...options, skipSelf: true, custom: { ...options.custom, __mfTreeShakingGraph: true } });
+    },
+  };
+}
+
+/**
+ * The shell's own code imports SDK members from the modules that define them,
+ * not through the SDK's index (`@atende/ui-shell/sdk`).
+ *
+ * Why: Rolldown's code splitting counts every module re-exported by the index
+ * as reachable from each module that imports the index, used or not. Through
+ * the SDK index that made the table, date-input and confirm-dialog components
+ * and their Mantine dependencies (Pagination, Table, Select, Combobox, Modal,
+ * Popover…) part of the chunks the entry loads, on the login page and on every
+ * first load. Importing `api` from `src/sdk/api.ts` instead of from the index
+ * leaves only what is really used on the path.
+ *
+ * The singleton rule is untouched: the index re-exports those very modules,
+ * and remotes still receive the index (the host's share), so a remote's
+ * `api` or `sessionAtom` is the same module instance the shell uses.
+ */
+function hostDirectSdk(): Plugin {
+  const sdkIndex = resolve(shellDir, 'src/sdk/index.ts');
+  const srcDir = resolve(shellDir, 'src');
+  // Exported name → [defining module, its local name], read from the index's `export { … } from '…'` lines.
+  let owners: Map<string, [string, string]> | undefined;
+  const readOwners = () => {
+    const map = new Map<string, [string, string]>();
+    const ast = parseAst(readFileSync(sdkIndex, 'utf8'), { lang: 'ts' });
+    for (const node of ast.body) {
+      if (node.type !== 'ExportNamedDeclaration' || !node.source || node.exportKind === 'type') continue;
+      const file = resolve(dirname(sdkIndex), String(node.source.value));
+      for (const s of node.specifiers) {
+        if (s.exportKind === 'type') continue;
+        const name = (n: typeof s.local) => (n.type === 'Identifier' ? n.name : String(n.value));
+        map.set(name(s.exported), [file, name(s.local)]);
+      }
+    }
+    return map;
+  };
+  return {
+    name: 'atende:host-direct-sdk',
+    enforce: 'pre',
+    apply: 'build',
+    transform(code, id) {
+      const file = id.split('?')[0]!;
+      if (!file.startsWith(srcDir) || file === sdkIndex || !/\.[cm]?[jt]sx?$/.test(file) || !code.includes('@atende/ui-shell/sdk')) return null;
+      owners ??= readOwners();
+      const ast = parseAst(code, { lang: /x$/.test(file) ? 'tsx' : 'ts' }, file);
+      const edits: Array<{ start: number; end: number; text: string }> = [];
+      for (const node of ast.body) {
+        if (node.type !== 'ImportDeclaration' || node.source.value !== '@atende/ui-shell/sdk' || node.importKind === 'type') continue;
+        // Default or namespace imports keep the index (there are none today).
+        if (node.specifiers.some((s) => s.type !== 'ImportSpecifier')) continue;
+        const byFile = new Map<string, string[]>();
+        const unknown: string[] = [];
+        for (const s of node.specifiers) {
+          if (s.type !== 'ImportSpecifier' || s.importKind === 'type') continue;
+          const imported = s.imported.type === 'Identifier' ? s.imported.name : String(s.imported.value);
+          const owner = owners.get(imported);
+          if (!owner) {
+            unknown.push(code.slice(s.start, s.end));
+            continue;
+          }
+          const spec = owner[1] === s.local.name ? s.local.name : `${owner[1]} as ${s.local.name}`;
+          byFile.set(owner[0], [...(byFile.get(owner[0]) ?? []), spec]);
+        }
+        const lines = [...byFile].map(([f, specs]) => `import { ${specs.join(', ')} } from ${JSON.stringify(f)};`);
+        if (unknown.length) lines.push(`import { ${unknown.join(', ')} } from '@atende/ui-shell/sdk';`);
+        // Same number of lines as the statement replaced, so positions below it do not move.
+        const original = code.slice(node.start, node.end);
+        const newlines = original.split('\n').length - 1;
+        edits.push({ start: node.start, end: node.end, text: lines.join(' ') + '\n'.repeat(newlines) });
+      }
+      if (!edits.length) return null;
+      let out = code;
+      for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
+      return { code: out, map: null };
     },
   };
 }
@@ -276,7 +353,7 @@ export function precompress(): Plugin {
 
 /** The shell's federation plugins (a host without static remotes). */
 export function hostFederation() {
-  return [hostDirectSingletons(), hostCuratedRouter(), federation({
+  return [hostDirectSdk(), hostDirectSingletons(), hostCuratedRouter(), federation({
     ...common,
     name: 'atende_shell',
     remotes: {},

@@ -3,8 +3,10 @@
  * registered at run time from `GET /api/plugins/ui`, see src/shell/plugins.ts),
  * built to `ui-shell/dist` and served by the kernel at `/`.
  */
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { routeChunks } from './chunking.ts';
 import { hostFederation } from './mf-shared.ts';
 
 /** Sections of the catalogue only the admin screens use (`admin.*`, and `channels.*` of the channel pages). */
@@ -36,9 +38,49 @@ function catalogueSections(): Plugin {
   };
 }
 
+/**
+ * Mantine's ScrollArea takes `useMergeRefs` from `@floating-ui/react`; that
+ * one import is resolved to `src/ui/merge-refs.ts` (Mantine's own ref merge),
+ * so the first screens, which draw scroll areas but no floating element yet,
+ * do not download floating-ui (~14 KB gzip; see that file). The check fails
+ * the build if ScrollArea ever imports anything else from it.
+ */
+function scrollAreaRefs(): Plugin {
+  const shim = fileURLToPath(new URL('./src/ui/merge-refs.ts', import.meta.url));
+  const isScrollArea = (id: string | undefined) => !!id && /[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/]ScrollArea[\\/]ScrollArea\.mjs$/.test(id);
+  return {
+    name: 'atende:scroll-area-refs',
+    enforce: 'pre',
+    apply: 'build',
+    transform(code, id) {
+      if (!isScrollArea(id)) return null;
+      const imports = [...code.matchAll(/import\s*\{([^}]*)\}\s*from\s*["']@floating-ui\/react["']/g)].map((m) => m[1]!.trim());
+      if (imports.length !== 1 || imports[0] !== 'useMergeRefs') this.error(`Mantine's ScrollArea imports { ${imports.join(' / ')} } from @floating-ui/react: review scrollAreaRefs`);
+      return null;
+    },
+    resolveId(source, importer) {
+      return source === '@floating-ui/react' && isScrollArea(importer) ? shim : null;
+    },
+  };
+}
+
+const src = (file: string) => fileURLToPath(new URL(`./src/${file}`, import.meta.url));
+
+/**
+ * The first loads in a few files (see chunking.ts): the entry's imports in
+ * `boot` (with the ticket screen's first queries, see `prefetchPath`); what
+ * the login page and the ticket screen both use in `first-common`; the ticket
+ * screen (the agent's whole day: its layout, list and conversation) in
+ * `tickets-shared` and `tickets`; the login page in `login-shared` and `login`.
+ */
+const firstLoads = routeChunks(src('main.tsx'), [
+  { name: 'tickets', roots: ['layout/StandaloneLayout.tsx', 'screens/tickets/TicketsScreen.tsx', 'screens/tickets/ChatScreen.tsx'].map(src) },
+  { name: 'login', roots: ['screens/Login.tsx'].map(src) },
+]);
+
 export default defineConfig({
   base: '/',
-  plugins: [catalogueSections(), react(), hostFederation()],
+  plugins: [catalogueSections(), scrollAreaRefs(), react(), hostFederation(), firstLoads.plugin],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
@@ -49,20 +91,8 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         // Vite 8 / Rolldown: `manualChunks` is ignored by the federation plugin;
-        // these groups rank below its own. Every screen stays a lazy chunk.
-        codeSplitting: {
-          groups: [
-            // The login screen and its layout: one request, not two. Signup and reset (plan
-            // picker, captcha) are chunks of their own: the login page does not download them.
-            // Only the matched modules move: their dependencies (the SDK, Mantine…) stay where they are.
-            { name: 'auth', test: /[\\/]src[\\/]screens[\\/](auth[\\/]AuthLayout|Login)/, includeDependenciesRecursively: false },
-            // The SDK's heavier components (tables, date inputs, dialogs) and their Mantine
-            // dependencies stay out of the SDK chunk the entry imports: no first screen uses them.
-            { name: 'sdk-table', test: /[\\/]src[\\/]sdk[\\/]components[\\/]DataTable\.tsx/, includeDependenciesRecursively: false },
-            { name: 'sdk-dates', test: /[\\/]src[\\/]sdk[\\/]components[\\/]DateInputs\.tsx/, includeDependenciesRecursively: false },
-            { name: 'sdk-confirm', test: /[\\/]src[\\/]sdk[\\/]components[\\/]ConfirmDialog\.tsx/, includeDependenciesRecursively: false },
-          ],
-        },
+        // these groups rank below its own. Every other screen stays a lazy chunk.
+        codeSplitting: { groups: [firstLoads.group] },
       },
     },
   },

@@ -64,7 +64,7 @@ function AppRouter() {
   const router = useMemo(() => createAppRouter(), [epoch]);
   // The old router must stop listening to hash changes, or it keeps running loaders.
   useEffect(() => () => router.dispose(), [router]);
-  return <RouterProvider router={router} />;
+  return <RouterProvider router={router} useTransitions={false} />;
 }
 
 /** The shell: providers, page-wide behaviours and the router. */

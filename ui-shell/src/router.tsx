@@ -10,7 +10,7 @@ import { ErrorBox } from '@atende/ui-shell/sdk';
 import { AppSkeleton } from './layout/AppSkeleton.tsx';
 import { RootLayout } from './layout/RootLayout.tsx';
 import { RouteError } from './layout/RouteError.tsx';
-import { MAIN_ROUTES, PUBLIC_ROUTES, ROOT_ROUTE, STANDALONE_ROUTES, type RouteDef, type ScreenLoader } from './routes.tsx';
+import { LAYOUTS, MAIN_ROUTES, PUBLIC_ROUTES, ROOT_ROUTE, STANDALONE_ROUTES, type RouteDef, type ScreenLoader } from './routes.tsx';
 import { AccessDenied } from './screens/AccessDenied.tsx';
 import { NotFound } from './screens/NotFound.tsx';
 import { guardLoader, rootRedirect, type GuardResult } from './shell/guard.ts';
@@ -140,11 +140,11 @@ export function createAppRouter() {
         // The layouts are lazy too: the login page never downloads the rail and its icons.
         {
           id: 'main-layout', errorElement: <RouteError />, children: MAIN_ROUTES.map((d) => toRoute(d)),
-          lazy: () => safeScreen(() => import('./layout/MainLayout.tsx').then((m) => ({ default: m.MainLayout }))),
+          lazy: () => safeScreen(LAYOUTS.main),
         },
         {
           id: 'standalone-layout', errorElement: <RouteError />, children: STANDALONE_ROUTES.map((d) => toRoute(d)),
-          lazy: () => safeScreen(() => import('./layout/StandaloneLayout.tsx').then((m) => ({ default: m.StandaloneLayout }))),
+          lazy: () => safeScreen(LAYOUTS.standalone),
         },
         { path: '*', element: <NotFound standalone /> },
       ],

@@ -14,6 +14,8 @@
 import type { ComponentType } from 'react';
 import { matchPath } from 'react-router-dom';
 import { ensureAdminStrings } from './i18n/index.ts';
+// Static on purpose: the ticket screen's first data is asked for as soon as the page's code runs (U1).
+import { prefetchTicketScreen } from './screens/tickets/queries.ts';
 
 /** Keys of the access map (`GET /api/me/access` → `menus`), named after the spec's menus (core.md §6). */
 export type MenuKey =
@@ -164,7 +166,7 @@ export const STANDALONE_ROUTES: RouteDef[] = [
     path: '/atendimento', name: 'atendimento', menu: 'tickets', layout: true,
     screen: () => import('./screens/tickets/TicketsScreen.tsx'),
     // The list, and the ticket of /atendimento/:ticketId (the layout's loader sees its children's params).
-    prefetch: ({ ticketId }) => void import('./screens/tickets/queries.ts').then((m) => m.prefetchTicketScreen(ticketId ? Number(ticketId) : undefined)),
+    prefetch: ({ ticketId }) => prefetchTicketScreen(ticketId ? Number(ticketId) : undefined),
     children: [
       // `pageNumber` and the `timestamp` query value of the spec travel as search params.
       { ...child('/atendimento', ':ticketId', 'chat', 'tickets'), screen: () => import('./screens/tickets/ChatScreen.tsx') },
@@ -209,21 +211,37 @@ export function pathFor(name: string, params: Record<string, string | number> = 
   return def.path.replace(/:(\w+)/g, (_, k: string) => encodeURIComponent(String(params[k] ?? '')));
 }
 
+/** The two layouts of logged-in routes (lazy: the login page never downloads the rail and its icons). */
+export const LAYOUTS = {
+  main: () => import('./layout/MainLayout.tsx').then((m) => ({ default: m.MainLayout })),
+  standalone: () => import('./layout/StandaloneLayout.tsx').then((m) => ({ default: m.StandaloneLayout })),
+} satisfies Record<string, ScreenLoader>;
+
 /**
- * Starts the data of the page's first URL before React renders (main.tsx):
- * the route's guard would do it too, but only after the first render, behind
- * the screen's chunks in the browser's connection queue. A parent's prefetch
- * gets the params of whichever of its children matches.
+ * Starts the data and the code of the page's first URL before React renders
+ * (main.tsx): the route's guard and the router would do it too, but only
+ * after the first render, behind the screen's files in the browser's
+ * connection queue. A parent's prefetch gets the params of whichever of its
+ * children matches. A failed download is left to the router, which shows it.
  */
 export function prefetchPath(pathname: string): void {
-  const visit = (defs: RouteDef[]) => {
+  const warm = (load: ScreenLoader) => void load().catch(() => undefined);
+  // The table has ~150 paths: compare their fixed start before matching (matchPath compiles a pattern per call).
+  const mayMatch = (path: string) => {
+    const fixed = path.split('/:')[0]!;
+    return pathname === fixed || pathname.startsWith(fixed.endsWith('/') ? fixed : `${fixed}/`) || fixed.includes('*');
+  };
+  const visit = (defs: RouteDef[], layout: ScreenLoader) => {
     for (const def of defs) {
-      if (def.prefetch) {
-        const match = [...(def.children ?? []), def].map((d) => matchPath({ path: d.path, end: false }, pathname)).find(Boolean);
-        if (match) def.prefetch(match.params);
-      }
-      if (def.children) visit(def.children);
+      if (!mayMatch(def.path)) continue;
+      const match = [...(def.children ?? []), def].map((d) => matchPath({ path: d.path, end: false }, pathname)).find(Boolean);
+      if (!match) continue;
+      def.prefetch?.(match.params);
+      warm(layout);
+      if (def.screen) warm(def.screen);
+      if (def.children) visit(def.children, layout);
     }
   };
-  visit([...MAIN_ROUTES, ...STANDALONE_ROUTES]);
+  visit(MAIN_ROUTES, LAYOUTS.main);
+  visit(STANDALONE_ROUTES, LAYOUTS.standalone);
 }

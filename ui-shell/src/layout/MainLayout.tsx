@@ -20,7 +20,8 @@ export function MainLayout() {
   const [mobileOpen, mobile] = useDisclosure(false);
   const [stored, setCollapsed] = useLocalStorage({ key: 'atende-rail-collapsed', defaultValue: false });
   // On a phone the rail is a full-width drawer: always with labels.
-  const isMobile = useMediaQuery('(max-width: 48em)') ?? false;
+  // Read at once, not in an effect: the effect's first answer re-rendered the whole screen under the layout (U1).
+  const isMobile = useMediaQuery('(max-width: 48em)', undefined, { getInitialValueInEffect: false });
   const collapsed = stored && !isMobile;
 
   return (

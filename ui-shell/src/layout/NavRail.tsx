@@ -1,9 +1,10 @@
-import { Divider, NavLink, ScrollArea, Stack, Text, Tooltip, UnstyledButton, Group } from '@mantine/core';
+import { Divider, NavLink, ScrollArea, Stack, Text, UnstyledButton, Group } from '@mantine/core';
 import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tabler/icons-react';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
 import { sessionAtom, useAccess } from '@atende/ui-shell/sdk';
+import { Tooltip } from '../ui/overlays.tsx';
 import { visibleGroups, type NavItem } from './menu.ts';
 
 function isActive(pathname: string, item: NavItem): boolean {

@@ -1,6 +1,6 @@
-import { Box, Burger, Drawer, Group, Stack } from '@mantine/core';
+import { Box, Burger, Group, Stack } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import type { ComponentType } from 'react';
+import { lazy, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router-dom';
 import { WidgetSlot } from '@atende/ui-shell/sdk';
@@ -9,6 +9,10 @@ import { NavRail } from './NavRail.tsx';
 import { RealtimeBanner } from './RealtimeBanner.tsx';
 import { TermsGate } from './TermsGate.tsx';
 import { UserMenu } from './UserMenu.tsx';
+import { OnFirstOpen } from '../ui/deferred.tsx';
+
+// The phone's menu drawer is fetched when the burger first opens it (U1).
+const PhoneMenuDrawer = lazy(() => import('./PhoneMenuDrawer.tsx'));
 
 const HeaderWidgets = WidgetSlot as unknown as ComponentType<{ zone: 'layout.header' }>;
 /** Height of the phone's top bar: the screens below size themselves with `--standalone-top`. */
@@ -22,7 +26,8 @@ const PHONE_BAR = 48;
  */
 export function StandaloneLayout() {
   const { t } = useTranslation();
-  const isPhone = useMediaQuery('(max-width: 48em)') ?? false;
+  // Read at once, not in an effect: the effect's first answer re-rendered the whole screen under the layout (U1).
+  const isPhone = useMediaQuery('(max-width: 48em)', undefined, { getInitialValueInEffect: false });
   const [opened, drawer] = useDisclosure(false);
   return (
     <TermsGate>
@@ -61,11 +66,7 @@ export function StandaloneLayout() {
           <Outlet />
         </Box>
       </Box>
-      {isPhone && (
-        <Drawer opened={opened} onClose={drawer.close} size={280} padding={0} title={<BrandMark size={28} />}>
-          <NavRail collapsed={false} onNavigate={drawer.close} />
-        </Drawer>
-      )}
+      {isPhone && <OnFirstOpen opened={opened}>{(o) => <PhoneMenuDrawer opened={o} onClose={drawer.close} />}</OnFirstOpen>}
     </TermsGate>
   );
 }

@@ -1,10 +1,11 @@
-import { Avatar, Box, Group, Indicator, Menu, Text, UnstyledButton, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import { Avatar, Box, Group, Indicator, Text, UnstyledButton, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { IconCheck, IconChevronDown, IconCircleFilled, IconLanguage, IconLogout, IconMoon, IconSun } from '@tabler/icons-react';
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { api, sessionAtom, updateSession } from '@atende/ui-shell/sdk';
+import { Menu } from '../ui/overlays.tsx';
 import { LANGUAGES, changeLanguage, type LanguageCode } from '../i18n/index.ts';
 import { logout } from '../shell/logout.ts';
 

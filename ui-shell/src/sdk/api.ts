@@ -102,10 +102,14 @@ function tokenExpiry(token: string): number | undefined {
  * real-time client before it reconnects.
  */
 export async function ensureFreshToken(): Promise<void> {
+  if (tokenNeedsRefresh()) await refreshTokenOnce();
+}
+
+function tokenNeedsRefresh(): boolean {
   const s = getSession();
-  if (!s?.token || !s.refreshToken) return;
+  if (!s?.token || !s.refreshToken) return false;
   const exp = tokenExpiry(s.token);
-  if (exp !== undefined && exp * 1000 - Date.now() < 60_000) await refreshTokenOnce();
+  return exp !== undefined && exp * 1000 - Date.now() < 60_000;
 }
 
 async function fetchWithTimeout(url: string, init: RequestInit, timeoutMs: number, signal?: AbortSignal): Promise<Response> {
@@ -152,7 +156,9 @@ async function parseBody(res: Response): Promise<unknown> {
 
 async function send(method: string, path: string, opts: RequestOptions, retried: boolean): Promise<unknown> {
   const isAuthCall = path.startsWith('/auth/login') || path.startsWith('/auth/refresh_token');
-  if (!isAuthCall) await ensureFreshToken();
+  // Awaited only when a refresh is due: an `await` even of nothing would hold the request until the
+  // current task ends, and the first screen's requests start while the page's code is still evaluating (U1).
+  if (!isAuthCall && tokenNeedsRefresh()) await refreshTokenOnce();
   const token = getAccessToken();
   const isForm = typeof FormData !== 'undefined' && opts.body instanceof FormData;
   const headers: Record<string, string> = { accept: 'application/json', 'accept-language': i18next.language || 'pt', ...opts.headers };

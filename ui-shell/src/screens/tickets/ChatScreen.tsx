@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Badge, Box, Button, Center, Group, Image, Menu, Modal, Paper, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Box, Button, Center, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import {
   IconArrowBackUp, IconArrowLeft, IconArrowsExchange, IconCalendarTime, IconCheck, IconDotsVertical, IconEye, IconHistory, IconLayoutSidebarRight,
@@ -9,7 +9,9 @@ import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
-import { ConfirmDialog, ErrorBox, errorMessage, notify, sessionAtom, useRealtimeRoom, type ComposerSendPayload } from '@atende/ui-shell/sdk';
+import { ErrorBox, errorMessage, notify, sessionAtom, useRealtimeRoom, type ComposerSendPayload } from '@atende/ui-shell/sdk';
+import { OnFirstOpen } from '../../ui/deferred.tsx';
+import { Menu, Tooltip } from '../../ui/overlays.tsx';
 import {
   deleteMessage, editMessage, getMessages, reactMessage, sendMessage, updateTicket, type Message, type MessagesPage, type SendPayload, type Ticket,
 } from './api.ts';
@@ -32,6 +34,9 @@ const ScheduleDialog = lazy(() => dialogs().then((m) => ({ default: m.ScheduleDi
 const ForwardDialog = lazy(() => dialogs().then((m) => ({ default: m.ForwardDialog })));
 const LogsDrawer = lazy(() => dialogs().then((m) => ({ default: m.LogsDrawer })));
 const SearchDrawer = lazy(() => dialogs().then((m) => ({ default: m.SearchDrawer })));
+// So are the delete confirmation and the image lightbox.
+const ConfirmDialog = lazy(() => import('../../sdk/components/ConfirmDialog.tsx').then((m) => ({ default: m.ConfirmDialog })));
+const ImageZoom = lazy(() => import('./ImageZoom.tsx'));
 
 let localSeq = 0;
 
@@ -343,20 +348,24 @@ function Conversation({ id }: { id: number }) {
           <SearchDrawer ticketId={id} opened={dialog === 'search'} onClose={() => setDialog(null)} onPick={(m) => { setDialog(null); setFocusId(undefined); requestAnimationFrame(() => setFocusId(m.id)); }} />
         </Suspense>
       )}
-      <ConfirmDialog
-        opened={!!deleting}
-        title={t('tickets.msg.deleteTitle')}
-        message={t('tickets.msg.deleteText')}
-        onClose={() => setDeleting(null)}
-        onConfirm={async () => {
-          const m = deleting!;
-          await deleteMessage(m.id).then(() => applyMessage(qc, { ...m, isDeleted: true, body: '' })).catch(() => undefined);
-          setDeleting(null);
-        }}
-      />
-      <Modal opened={!!zoom} onClose={() => setZoom(null)} size="auto" centered withCloseButton padding={4} title={t('tickets.msg.image')}>
-        {zoom && <Image src={zoom} alt="" mah="80vh" fit="contain" />}
-      </Modal>
+      <OnFirstOpen opened={!!deleting}>
+        {(opened) => (
+          <ConfirmDialog
+            opened={opened}
+            title={t('tickets.msg.deleteTitle')}
+            message={t('tickets.msg.deleteText')}
+            onClose={() => setDeleting(null)}
+            onConfirm={async () => {
+              const m = deleting!;
+              await deleteMessage(m.id).then(() => applyMessage(qc, { ...m, isDeleted: true, body: '' })).catch(() => undefined);
+              setDeleting(null);
+            }}
+          />
+        )}
+      </OnFirstOpen>
+      <OnFirstOpen opened={!!zoom}>
+        {(opened) => <ImageZoom opened={opened} src={zoom} title={t('tickets.msg.image')} onClose={() => setZoom(null)} />}
+      </OnFirstOpen>
     </Box>
   );
 }

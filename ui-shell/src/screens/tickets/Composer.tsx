@@ -1,9 +1,10 @@
-import { ActionIcon, Box, CloseButton, Group, Paper, Popover, ScrollArea, Switch, Text, Textarea, Tooltip, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Box, CloseButton, Group, Paper, ScrollArea, Switch, Text, Textarea, UnstyledButton } from '@mantine/core';
 import { IconArrowBackUp, IconCalendarTime, IconMicrophone, IconMoodSmile, IconPaperclip, IconPencil, IconPlayerStopFilled, IconSend, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage, notify } from '@atende/ui-shell/sdk';
+import { Popover, Tooltip } from '../../ui/overlays.tsx';
 import { listQuickMessages, resolveQuickMessage, type Message, type QuickMessage } from './api.ts';
 import classes from './tickets.module.css';
 
@@ -238,45 +239,48 @@ export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, 
             if (file) onSend(text.trim(), { isNote: false, file });
             if (file) setText('');
           }} />
-          <Popover opened={qmOpen} position="top-start" width="target" shadow="md" trapFocus={false} withinPortal returnFocus={false}>
-            <Popover.Target>
-              <Box className={classes.composerBox}>
-                <Textarea
-                  ref={inputRef}
-                  value={text}
-                  onChange={(e) => setText(e.currentTarget.value)}
-                  onKeyDown={onKeyDown}
-                  placeholder={isNote ? t('tickets.composer.notePlaceholder') : t('tickets.composer.placeholder')}
-                  aria-label={t('tickets.composer.placeholder')}
-                  autosize
-                  minRows={1}
-                  maxRows={7}
-                  variant="unstyled"
-                  error={quickError ?? undefined}
-                  data-testid="composer"
-                  styles={{ input: { paddingTop: 9, paddingBottom: 9, fontSize: 14.5 } }}
-                />
-              </Box>
-            </Popover.Target>
-            <Popover.Dropdown p={4} data-testid="quick-messages">
-              {matches.length ? (
-                <ScrollArea.Autosize mah={260}>
-                  {matches.map((q, i) => (
-                    <UnstyledButton key={q.id} w="100%" p={8} style={{ borderRadius: 6, background: i === qmIndex ? 'var(--mantine-primary-color-light)' : undefined }} onMouseEnter={() => setQmIndex(i)} onMouseDown={(e) => e.preventDefault()} onClick={() => pickQuick(q)} data-testid="quick-message-option">
-                      <Text size="sm" fw={600}>/{q.key}</Text>
-                      <Text size="xs" c="dimmed" lineClamp={2}>{q.message}</Text>
-                    </UnstyledButton>
-                  ))}
-                </ScrollArea.Autosize>
-              ) : (
-                <Text size="sm" c="dimmed" p={8}>{quick.isPending ? t('app.loading') : t('tickets.composer.noQuick')}</Text>
-              )}
-              {/* The variables go in as values: i18next must not treat the spec's {{name}} syntax as its own. */}
-              <Text size="xs" c="dimmed" px={8} pt={6} pb={4} style={{ borderTop: '1px solid var(--mantine-color-default-border)' }} data-testid="quick-messages-hint">
-                {t('tickets.composer.quickHint', { variables: QUICK_MESSAGE_VARIABLES })}
-              </Text>
-            </Popover.Dropdown>
-          </Popover>
+          <Box className={classes.composerBox}>
+            <Textarea
+              ref={inputRef}
+              value={text}
+              onChange={(e) => setText(e.currentTarget.value)}
+              onKeyDown={onKeyDown}
+              placeholder={isNote ? t('tickets.composer.notePlaceholder') : t('tickets.composer.placeholder')}
+              aria-label={t('tickets.composer.placeholder')}
+              autosize
+              minRows={1}
+              maxRows={7}
+              variant="unstyled"
+              error={quickError ?? undefined}
+              data-testid="composer"
+              styles={{ input: { paddingTop: 9, paddingBottom: 9, fontSize: 14.5 } }}
+            />
+            {/* The list is anchored on an overlay of the box, not on the box: when the popover's code
+                arrives (ui/overlays.tsx) its target is created anew, and the text being typed must not be. */}
+            <Popover opened={qmOpen} position="top-start" width="target" shadow="md" trapFocus={false} withinPortal returnFocus={false}>
+              <Popover.Target>
+                <div className={classes.composerAnchor} aria-hidden />
+              </Popover.Target>
+              <Popover.Dropdown p={4} data-testid="quick-messages">
+                {matches.length ? (
+                  <ScrollArea.Autosize mah={260}>
+                    {matches.map((q, i) => (
+                      <UnstyledButton key={q.id} w="100%" p={8} style={{ borderRadius: 6, background: i === qmIndex ? 'var(--mantine-primary-color-light)' : undefined }} onMouseEnter={() => setQmIndex(i)} onMouseDown={(e) => e.preventDefault()} onClick={() => pickQuick(q)} data-testid="quick-message-option">
+                        <Text size="sm" fw={600}>/{q.key}</Text>
+                        <Text size="xs" c="dimmed" lineClamp={2}>{q.message}</Text>
+                      </UnstyledButton>
+                    ))}
+                  </ScrollArea.Autosize>
+                ) : (
+                  <Text size="sm" c="dimmed" p={8}>{quick.isPending ? t('app.loading') : t('tickets.composer.noQuick')}</Text>
+                )}
+                {/* The variables go in as values: i18next must not treat the spec's {{name}} syntax as its own. */}
+                <Text size="xs" c="dimmed" px={8} pt={6} pb={4} style={{ borderTop: '1px solid var(--mantine-color-default-border)' }} data-testid="quick-messages-hint">
+                  {t('tickets.composer.quickHint', { variables: QUICK_MESSAGE_VARIABLES })}
+                </Text>
+              </Popover.Dropdown>
+            </Popover>
+          </Box>
           <Tooltip label={t('tickets.schedule.title')}><ActionIcon variant="subtle" color="gray" size="lg" mb={4} onClick={() => onSchedule(text.trim())} aria-label={t('tickets.schedule.title')} disabled={!!editing}><IconCalendarTime size={21} /></ActionIcon></Tooltip>
           {text.trim() || editing ? (
             <Tooltip label={editing ? t('common.save') : t('tickets.composer.send')}><ActionIcon size="xl" radius="xl" onClick={() => void submit()} aria-label={t('tickets.composer.send')} data-testid="send"><IconSend size={19} /></ActionIcon></Tooltip>

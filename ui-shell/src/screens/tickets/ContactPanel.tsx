@@ -1,10 +1,11 @@
-import { ActionIcon, Badge, Box, Button, CopyButton, Divider, Group, Skeleton, Stack, Text, Textarea, Title, Tooltip, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Badge, Box, Button, CopyButton, Divider, Group, Skeleton, Stack, Text, Textarea, Title, UnstyledButton } from '@mantine/core';
 import { IconCheck, IconCopy, IconX } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { api, formatDateTime, notify } from '@atende/ui-shell/sdk';
+import { Tooltip } from '../../ui/overlays.tsx';
 import { EMPTY_FILTERS, getContact, listTickets, updateTicket, type Ticket } from './api.ts';
 import { applyTicket } from './live.ts';
 import { ChannelIcon, ContactAvatar, ticketName } from './util.tsx';

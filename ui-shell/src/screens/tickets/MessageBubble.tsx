@@ -1,7 +1,8 @@
-import { ActionIcon, Anchor, Box, Button, Checkbox, Group, Menu, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Box, Button, Checkbox, Group, Text } from '@mantine/core';
 import { IconAlertCircle, IconArrowBackUp, IconCheck, IconChecks, IconChevronDown, IconClock, IconCopy, IconFileDescription, IconMoodSmile, IconNote, IconPencil, IconRefresh, IconShare3, IconTemplate, IconTrash } from '@tabler/icons-react';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Menu, Tooltip } from '../../ui/overlays.tsx';
 import type { Message } from './api.ts';
 import { timeOf } from './util.tsx';
 import classes from './tickets.module.css';

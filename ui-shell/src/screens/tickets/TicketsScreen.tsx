@@ -3,16 +3,19 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconMessages } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useAtom } from 'jotai';
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useMatch, useParams } from 'react-router-dom';
 import { useRealtime } from '@atende/ui-shell/sdk';
 import type { Message, Ticket } from './api.ts';
 import { applyMessage, applyTicket } from './live.ts';
-import { NewTicketDialog } from './NewTicketDialog.tsx';
 import { filtersAtom, statusTabAtom } from './state.ts';
 import { TicketList } from './TicketList.tsx';
 import classes from './tickets.module.css';
+import { OnFirstOpen } from '../../ui/deferred.tsx';
+
+// The new-ticket dialog (contact picker, channel select) is fetched when first opened (U1).
+const NewTicketDialog = lazy(() => import('./NewTicketDialog.tsx').then((m) => ({ default: m.NewTicketDialog })));
 
 /**
  * `/atendimento` (and `/chats`): the agent's whole day. Three panes at ≥ 1024 px
@@ -70,7 +73,7 @@ export default function TicketsScreen() {
           )}
         </Box>
       )}
-      <NewTicketDialog opened={newTicket} onClose={() => setNewTicket(false)} />
+      <OnFirstOpen opened={newTicket}>{(opened) => <NewTicketDialog opened={opened} onClose={() => setNewTicket(false)} />}</OnFirstOpen>
     </Box>
   );
 }

@@ -45,22 +45,36 @@ export const ticketName = (t: Pick<Ticket, 'contact' | 'name'> | undefined) => t
 
 const sameDay = (a: Date, b: Date) => a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
 
+/**
+ * Date formatters by language and options, made once: `toLocale…String` builds
+ * a new formatter on every call, which the ticket list and the conversation do
+ * for each row and bubble they draw. Same output, a fraction of the work.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function format(d: Date, lng: string, options: Intl.DateTimeFormatOptions): string {
+  const key = `${lng}|${JSON.stringify(options)}`;
+  let f = formatters.get(key);
+  if (!f) formatters.set(key, (f = new Intl.DateTimeFormat(lng, options)));
+  return f.format(d);
+}
+const TIME: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit', hour12: false };
+
 /** Time of the last activity as WhatsApp shows it: 14:32, "Ontem", weekday, or a date. */
 export function relativeTime(value: string | null | undefined, lng: string, yesterday: string): string {
   if (!value) return '';
   const d = new Date(value);
   if (Number.isNaN(d.getTime())) return '';
   const now = new Date();
-  if (sameDay(d, now)) return d.toLocaleTimeString(lng, { hour: '2-digit', minute: '2-digit', hour12: false });
+  if (sameDay(d, now)) return format(d, lng, TIME);
   const y = new Date(now);
   y.setDate(now.getDate() - 1);
   if (sameDay(d, y)) return yesterday;
-  if (now.getTime() - d.getTime() < 6 * 86_400_000) return d.toLocaleDateString(lng, { weekday: 'short' }).replace('.', '');
-  return d.toLocaleDateString(lng, { day: '2-digit', month: '2-digit', year: '2-digit' });
+  if (now.getTime() - d.getTime() < 6 * 86_400_000) return format(d, lng, { weekday: 'short' }).replace('.', '');
+  return format(d, lng, { day: '2-digit', month: '2-digit', year: '2-digit' });
 }
 
 export function timeOf(value: string, lng: string): string {
-  return new Date(value).toLocaleTimeString(lng, { hour: '2-digit', minute: '2-digit', hour12: false });
+  return format(new Date(value), lng, TIME);
 }
 
 /** "Hoje", "Ontem" or the full date: the day separators of the conversation. */
@@ -71,7 +85,7 @@ export function dayLabel(value: string, lng: string, today: string, yesterday: s
   const y = new Date(now);
   y.setDate(now.getDate() - 1);
   if (sameDay(d, y)) return yesterday;
-  return d.toLocaleDateString(lng, { day: '2-digit', month: 'long', year: 'numeric' });
+  return format(d, lng, { day: '2-digit', month: 'long', year: 'numeric' });
 }
 
 export const dayKey = (value: string) => {
