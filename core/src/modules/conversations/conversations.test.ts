@@ -347,6 +347,28 @@ describe('spec audit: ticket and message routes', () => {
     expect((await t.app.inject({ method: 'PUT', url: `/api/tickets/${ticketId}`, headers: boss.headers, payload: { userId: null, queueId: q2 } })).json()).toMatchObject({ queueId: q2, status: 'pending' });
   });
 
+  it('a transfer of a resolved ticket reopens it, logged as reopened then transferred; refused while the contact has another active ticket', async () => {
+    const { boss, worker, inbound } = await tenantWithChannel();
+    const ticketId = (await inbound({ id: 'tc-1', from: { id: 'c-tc', name: 'Lia' }, body: 'oi' })).json().ticketId;
+    expect((await t.app.inject({ method: 'PUT', url: `/api/tickets/${ticketId}`, headers: boss.headers, payload: { status: 'closed' } })).json()).toMatchObject({ status: 'closed' });
+    const moved = await t.app.inject({ method: 'PUT', url: `/api/tickets/${ticketId}`, headers: boss.headers, payload: { userId: worker.id } });
+    expect(moved.json()).toMatchObject({ status: 'open', userId: worker.id, closedAt: null });
+    const logs = await t.app.inject({ method: 'GET', url: `/api/tickets/${ticketId}/logs`, headers: boss.headers });
+    // Newest first, as the logs drawer shows them.
+    const types = logs.json().map((l: { type: string }) => l.type).reverse();
+    expect(types.indexOf('reopened')).toBeGreaterThan(types.indexOf('closed'));
+    expect(types.indexOf('transferred')).toBeGreaterThan(types.indexOf('reopened'));
+
+    // Closed again; the customer writes and gets a new ticket; the old one cannot come back beside it.
+    await t.app.inject({ method: 'PUT', url: `/api/tickets/${ticketId}`, headers: boss.headers, payload: { status: 'closed' } });
+    const second = (await inbound({ id: 'tc-2', from: { id: 'c-tc', name: 'Lia' }, body: 'de novo' })).json().ticketId;
+    expect(second).not.toBe(ticketId);
+    const refused = await t.app.inject({ method: 'PUT', url: `/api/tickets/${ticketId}`, headers: boss.headers, payload: { userId: boss.id } });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ error: 'ERR_OTHER_OPEN_TICKET', ticketId: second });
+    expect((await t.sql.query('SELECT status, closed_at IS NOT NULL AS closed FROM tickets WHERE id = $1', [ticketId])).rows[0]).toEqual({ status: 'closed', closed: true });
+  });
+
   it('with the setting off (default), an agent starts a pending ticket himself', async () => {
     const { worker, inbound } = await tenantWithChannel();
     const ticketId = (await inbound({ id: 'free-1', from: { id: 'c-free', name: 'Rosa' }, body: 'oi' })).json().ticketId;

@@ -163,6 +163,13 @@ export async function updateTicket(kernel: Kernel, actor: Actor, ticketId: numbe
           // A transfer to a person lands in their open tickets; to a queue only, back to pending.
           put('status', targetUser ? 'open' : 'pending');
           put('chatbot', false);
+          if (cur.status === 'closed') {
+            // Transferring a resolved ticket brings it back, as a reopen does: its history says so and it no longer
+            // carries a closing time (reports read closed_at). The one-active-ticket index still refuses it when the
+            // contact already has another one (ERR_OTHER_OPEN_TICKET below).
+            put('closed_at', null);
+            await log(sql, actor.tenantId, ticketId, actor.userId, 'reopened');
+          }
           await log(sql, actor.tenantId, ticketId, actor.userId, 'transferred', { from: { userId: cur.user_id, queueId: cur.queue_id }, to: { userId: targetUser, queueId: targetQueue } });
         }
       }
