@@ -3,6 +3,7 @@ import { useMantineColorScheme } from '@mantine/core';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect } from 'react';
 import { routerSettled, subscribeRouter } from '../router.tsx';
+import { loadOverlays } from '../ui/overlays.tsx';
 import { pluginsReady } from './plugins.ts';
 import {
   accessQuery,
@@ -150,7 +151,8 @@ const PLUGINS_AFTER_QUIET_MS = 400;
 const PLUGINS_AT_LATEST_MS = 15_000;
 
 /**
- * Loads the user's UI plugins (menu entries, widgets, channel forms) once the
+ * Loads the user's UI plugins (menu entries, widgets, channel forms) and the
+ * shell's floating components (tooltips, menus, popovers) once the
  * first screen is up and has its data (no query in flight for a moment, then
  * an idle moment of the browser): a shell screen never waits for them and
  * their code does not compete with its download. A plugin route does not wait
@@ -168,6 +170,8 @@ export function usePluginPreload(): void {
       if (done) return;
       done = true;
       void pluginsReady();
+      // The shell's tooltips and menus too (ui/overlays.tsx), so the first hover does not wait for their code.
+      void loadOverlays().catch(() => undefined);
     };
     const whenIdle = () => {
       if (typeof window.requestIdleCallback === 'function') idle = window.requestIdleCallback(start, { timeout: 2000 });
