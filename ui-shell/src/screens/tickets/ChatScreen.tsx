@@ -1,8 +1,8 @@
 import { ActionIcon, Alert, Badge, Box, Button, Center, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import {
-  IconArrowBackUp, IconArrowLeft, IconArrowsExchange, IconCalendarTime, IconCheck, IconDotsVertical, IconEye, IconHistory, IconLayoutSidebarRight,
-  IconPlayerPlay, IconRefresh, IconSearch, IconShare3, IconX,
+  IconArrowBackUp, IconArrowLeft, IconArrowsExchange, IconCalendarTime, IconCheck, IconCircleX, IconDotsVertical, IconEye, IconHistory, IconLayoutSidebarRight,
+  IconLock, IconPlayerPlay, IconRefresh, IconSearch, IconShare3, IconX,
 } from '@tabler/icons-react';
 import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
@@ -13,15 +13,15 @@ import { ErrorBox, errorMessage, notify, sessionAtom, useRealtimeRoom, type Comp
 import { OnFirstOpen } from '../../ui/deferred.tsx';
 import { Menu, Tooltip } from '../../ui/overlays.tsx';
 import {
-  deleteMessage, editMessage, getMessages, reactMessage, sendMessage, updateTicket, type Message, type MessagesPage, type SendPayload, type Ticket,
+  deleteMessage, editMessage, forceCloseTicket, getMessages, reactMessage, sendMessage, updateTicket, type Message, type MessagesPage, type SendPayload, type Ticket,
 } from './api.ts';
 import { Composer } from './Composer.tsx';
 import { ChannelComposerPart } from './ChannelComposer.tsx';
 import { ContactPanel } from './ContactPanel.tsx';
 import { applyMessage, applyTicket, messagesKey } from './live.ts';
-import { ticketQuery } from './queries.ts';
+import { settingsQuery, ticketQuery } from './queries.ts';
 import { MessageList } from './MessageList.tsx';
-import { contactPanelAtom, statusTabAtom } from './state.ts';
+import { contactPanelAtom, signMessageAtom, statusTabAtom } from './state.ts';
 import { ChannelIcon, ContactAvatar, intlLang, ticketName } from './util.tsx';
 import classes from './tickets.module.css';
 
@@ -39,6 +39,9 @@ const ConfirmDialog = lazy(() => import('../../sdk/components/ConfirmDialog.tsx'
 const ImageZoom = lazy(() => import('./ImageZoom.tsx'));
 
 let localSeq = 0;
+
+/** The server's signature line (`*Name*:`), ignored when matching a sent copy to the saved one: the name it uses may differ from the login's. */
+const unsigned = (body: string) => body.replace(/^\*[^*\n]+\*:\n/, '');
 
 /** `/atendimento/:ticketId`: the conversation with its header actions, composer and contact panel. */
 export default function ChatScreen() {
@@ -62,10 +65,21 @@ function Conversation({ id }: { id: number }) {
   const ticketQ = useQuery(ticketQuery(id));
   const ticket = ticketQ.data;
   const privileged = session?.profile === 'admin' || session?.profile === 'super' || session?.profile === 'superadmin';
+  // Force close is the server's admin-only action (supervisors get ERR_NO_PERMISSION), so it is offered to those alone.
+  const mayForceClose = session?.profile === 'admin' || session?.profile === 'superadmin';
+  const settings = useQuery(settingsQuery).data;
+  const setting = (key: string) => settings?.[key] === 'enabled';
+  const forceSignature = setting('ForceSignature');
+  const [signChoice, setSignChoice] = useAtom(signMessageAtom);
+  const signs = forceSignature || signChoice;
+  // The server's rule (tickets.ts assertMayAssignPending): with ForceAdminPendingAssignment on, only a ticket
+  // admin (admin, superadmin, or a supervisor unless supervisorAdmin demotes them) gives a pending ticket an agent.
+  const ticketAdmin = session?.profile === 'admin' || session?.profile === 'superadmin' || (session?.profile === 'super' && !setting('supervisorAdmin'));
   // Spy: an admin/supervisor watching someone else's open ticket reads without assigning (core.md §4).
   const [spyOverride, setSpyOverride] = useState(false);
   const othersTicket = !!ticket && ticket.status === 'open' && ticket.userId !== null && ticket.userId !== session?.userId;
   const spy = privileged && othersTicket && !spyOverride;
+  const pendingLocked = !!ticket && ticket.status === 'pending' && setting('ForceAdminPendingAssignment') && !ticketAdmin && ticket.userId !== session?.userId;
 
   const msgs = useInfiniteQuery<MessagesPage, Error, InfiniteData<MessagesPage>, readonly unknown[], string | undefined>({
     queryKey: messagesKey(id, spy),
@@ -84,7 +98,7 @@ function Conversation({ id }: { id: number }) {
     const unmatched = serverMessages.filter((m) => m.fromMe && m.userId === session?.userId);
     const shown = locals.filter((l) => {
       if (l.local?.state !== 'sending') return true;
-      const i = unmatched.findIndex((m) => m.body === l.body && m.isNote === l.isNote && Number(m.id) > (l.local?.after ?? 0));
+      const i = unmatched.findIndex((m) => unsigned(m.body) === unsigned(l.body) && m.isNote === l.isNote && Number(m.id) > (l.local?.after ?? 0));
       if (i < 0) return true;
       unmatched.splice(i, 1);
       return false;
@@ -102,6 +116,7 @@ function Conversation({ id }: { id: number }) {
   const [deleting, setDeleting] = useState<Message | null>(null);
   const [zoom, setZoom] = useState<string | null>(null);
   const [dialog, setDialog] = useState<'transfer' | 'resolve' | 'schedule' | 'logs' | 'search' | 'forward' | 'reopen' | null>(null);
+  const [forceClosing, setForceClosing] = useState(false);
   const [scheduleBody, setScheduleBody] = useState('');
   // Once a dialog has been asked for, they stay mounted (their close transitions and state behave as before).
   const [dialogsWanted, setDialogsWanted] = useState(false);
@@ -122,12 +137,15 @@ function Conversation({ id }: { id: number }) {
     }
   }, [id, qc]);
 
-  const send = (body: string, opts: { isNote: boolean; file?: File }) => {
-    const payload: SendPayload = { body, ...(replyTo ? { quotedMsgId: replyTo.id } : {}), ...(opts.isNote ? { isNote: true } : {}) };
+  const send = (body: string, opts: { isNote: boolean; file?: File; sign: boolean }) => {
+    const sign = opts.sign && !opts.isNote;
+    const payload: SendPayload = { body, ...(replyTo ? { quotedMsgId: replyTo.id } : {}), ...(opts.isNote ? { isNote: true } : {}), ...(sign ? { signMessage: true } : {}) };
+    // The sending copy already reads as the customer will get it, so the bubble does not change when the server's arrives.
+    const shown = sign && body ? `*${session?.username ?? ''}*:\n${body}` : body;
     const now = new Date().toISOString();
     const file = opts.file;
     const local: Message = {
-      id: `local-${++localSeq}`, ticketId: id, contactId: null, userId: session?.userId ?? null, fromMe: true, isNote: opts.isNote, body,
+      id: `local-${++localSeq}`, ticketId: id, contactId: null, userId: session?.userId ?? null, fromMe: true, isNote: opts.isNote, body: shown,
       type: file ? (file.type.split('/')[0] ?? 'document') : 'chat', mediaUrl: file && file.type.startsWith('image/') ? URL.createObjectURL(file) : null, mediaName: file?.name ?? null,
       mediaType: file?.type ?? null, status: 'pending', failureReason: null, quotedMsgId: replyTo?.id ?? null, scheduleDate: null, edited: false, isDeleted: false,
       reactions: [], timestamp: now, createdAt: now,
@@ -162,6 +180,17 @@ function Conversation({ id }: { id: number }) {
   };
   const start = () => void act({ status: 'open', userId: session?.userId }, () => { setTab('open'); setSpyOverride(true); }).catch(() => undefined);
   const returnToQueue = () => void act({ status: 'pending', userId: null }, () => setTab('pending')).catch(() => undefined);
+  const forceClose = async () => {
+    try {
+      const updated = await forceCloseTicket(id);
+      applyTicket(qc, updated);
+      notify.success(t('tickets.forceClose.done'));
+      setTab('closed');
+    } catch (e) {
+      notify.error(errorMessage(e));
+      throw e;
+    }
+  };
   const reopen = () => void act({ status: 'open', userId: session?.userId }, () => setTab('open')).catch(() => undefined);
 
   const handlers = useMemo(() => ({
@@ -221,7 +250,12 @@ function Conversation({ id }: { id: number }) {
           )}
           {ticket && (
             <Group gap={6} wrap="nowrap">
-              {status === 'pending' && <Button size="xs" color="teal" leftSection={<IconPlayerPlay size={14} />} onClick={start} loading={acting} data-testid="action-start">{t('tickets.actions.start')}</Button>}
+              {status === 'pending' && !pendingLocked && <Button size="xs" color="teal" leftSection={<IconPlayerPlay size={14} />} onClick={start} loading={acting} data-testid="action-start">{t('tickets.actions.start')}</Button>}
+              {pendingLocked && (
+                <Tooltip label={t('tickets.pendingLocked.text')} multiline w={260}>
+                  <Badge color="orange" variant="light" leftSection={<IconLock size={12} />} data-testid="pending-locked-badge">{t('tickets.pendingLocked.badge')}</Badge>
+                </Tooltip>
+              )}
               {status === 'closed' && <Button size="xs" variant="light" leftSection={<IconRefresh size={14} />} onClick={reopen} loading={acting} data-testid="action-reopen">{t('tickets.actions.reopen')}</Button>}
               {spy && <Badge color="grape" variant="light" leftSection={<IconEye size={12} />}>{t('tickets.actions.spying')}</Badge>}
               {status === 'open' && (wide ? (
@@ -247,6 +281,12 @@ function Conversation({ id }: { id: number }) {
                   <Menu.Item leftSection={<IconSearch size={15} />} onClick={() => setDialog('search')}>{t('tickets.search.title')}</Menu.Item>
                   <Menu.Item leftSection={<IconHistory size={15} />} onClick={() => setDialog('logs')} data-testid="action-logs">{t('tickets.logs.title')}</Menu.Item>
                   <Menu.Item leftSection={<IconLayoutSidebarRight size={15} />} onClick={() => setPanel((p) => !p)}>{panel ? t('tickets.panel.hide') : t('tickets.panel.show')}</Menu.Item>
+                  {mayForceClose && status !== 'closed' && (
+                    <>
+                      <Menu.Divider />
+                      <Menu.Item color="red" leftSection={<IconCircleX size={15} />} onClick={() => setForceClosing(true)} data-testid="action-force-close">{t('tickets.forceClose.action')}</Menu.Item>
+                    </>
+                  )}
                 </Menu.Dropdown>
               </Menu>
             </Group>
@@ -286,7 +326,30 @@ function Conversation({ id }: { id: number }) {
             focusId={focusId}
           />
         )}
-        {ticket && status === 'pending' && (
+        {ticket && pendingLocked && (
+          <Alert radius={0} color="orange" icon={<IconLock size={16} />} py={8} data-testid="pending-locked">
+            <Text size="sm">{t('tickets.pendingLocked.text')}</Text>
+          </Alert>
+        )}
+        {ticket && pendingLocked && (
+          // Notes stay possible: the server only refuses what would take the ticket.
+          <Composer
+            ticketId={id}
+            replyTo={null}
+            onCancelReply={() => setReplyTo(null)}
+            editing={editing}
+            onCancelEdit={() => setEditing(null)}
+            onSend={send}
+            onSaveEdit={(m, body) => {
+              setEditing(null);
+              void editMessage(m.id, body).then((saved) => applyMessage(qc, saved)).catch(() => undefined);
+            }}
+            onSchedule={() => undefined}
+            sign={{ on: false, forced: false, onChange: setSignChoice }}
+            notesOnly={t('tickets.pendingLocked.notesOnly')}
+          />
+        )}
+        {ticket && status === 'pending' && !pendingLocked && (
           <Group justify="center" gap="sm" p="sm" className={classes.composer}>
             <Text size="sm" c="dimmed">{t('tickets.chat.pendingHint')}</Text>
             <Button size="xs" color="teal" leftSection={<IconPlayerPlay size={14} />} onClick={start} loading={acting}>{t('tickets.actions.start')}</Button>
@@ -316,6 +379,7 @@ function Conversation({ id }: { id: number }) {
               void editMessage(m.id, body).then((saved) => applyMessage(qc, saved)).catch(() => undefined);
             }}
             onSchedule={(body) => { setScheduleBody(body); setDialog('schedule'); }}
+            sign={{ on: signChoice, forced: forceSignature, onChange: setSignChoice }}
             channelAction={<ChannelComposerPart part="composerAction" ticket={ticket} messages={serverMessages} hasOlder={!!msgs.hasNextPage} send={sendFromChannel} />}
             channelNotice={<ChannelComposerPart part="composerNotice" ticket={ticket} messages={serverMessages} hasOlder={!!msgs.hasNextPage} send={sendFromChannel} />}
           />
@@ -340,7 +404,8 @@ function Conversation({ id }: { id: number }) {
             setTab(updated.status === 'closed' ? 'closed' : 'open');
           }} />
           <ScheduleDialog opened={dialog === 'schedule'} initialBody={scheduleBody} onClose={() => setDialog(null)} onSubmit={async (p) => {
-            const saved = await sendMessage(id, p);
+            // A scheduled reply goes out under the agent's name like one sent now.
+            const saved = await sendMessage(id, signs ? { ...p, signMessage: true } : p);
             applyMessage(qc, saved);
           }} />
           <ForwardDialog opened={dialog === 'forward'} messageIds={[...selected]} onClose={() => setDialog(null)} onDone={() => { setDialog(null); setSelecting(false); setSelected(new Set()); }} />
@@ -360,6 +425,18 @@ function Conversation({ id }: { id: number }) {
               await deleteMessage(m.id).then(() => applyMessage(qc, { ...m, isDeleted: true, body: '' })).catch(() => undefined);
               setDeleting(null);
             }}
+          />
+        )}
+      </OnFirstOpen>
+      <OnFirstOpen opened={forceClosing}>
+        {(opened) => (
+          <ConfirmDialog
+            opened={opened}
+            title={t('tickets.forceClose.title')}
+            message={t('tickets.forceClose.text')}
+            confirmLabel={t('tickets.forceClose.confirm')}
+            onClose={() => setForceClosing(false)}
+            onConfirm={forceClose}
           />
         )}
       </OnFirstOpen>

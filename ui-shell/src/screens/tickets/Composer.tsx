@@ -1,5 +1,5 @@
 import { ActionIcon, Box, CloseButton, Group, Paper, ScrollArea, Switch, Text, Textarea, UnstyledButton } from '@mantine/core';
-import { IconArrowBackUp, IconCalendarTime, IconMicrophone, IconMoodSmile, IconPaperclip, IconPencil, IconPlayerStopFilled, IconSend, IconTrash } from '@tabler/icons-react';
+import { IconArrowBackUp, IconCalendarTime, IconLock, IconMicrophone, IconMoodSmile, IconPaperclip, IconPencil, IconPlayerStopFilled, IconSend, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,22 +17,29 @@ export interface ComposerProps {
   onCancelReply: () => void;
   editing: Message | null;
   onCancelEdit: () => void;
-  onSend: (body: string, opts: { isNote: boolean; file?: File }) => void;
+  /** `sign`: the agent wants their name on top of the text (never for notes). */
+  onSend: (body: string, opts: { isNote: boolean; file?: File; sign: boolean }) => void;
   onSaveEdit: (m: Message, body: string) => void;
   onSchedule: (body: string) => void;
   /** The ticket channel's composer extensions (ChannelComposer.tsx): a tool-row button and a strip above. */
   channelAction?: ReactNode;
   channelNotice?: ReactNode;
+  /** The "Assinar" switch: `forced` when the tenant requires signed messages (ForceSignature), then it stays on. */
+  sign: { on: boolean; forced: boolean; onChange: (on: boolean) => void };
+  /** Why only internal notes may be written here (e.g. a pending ticket only an admin may assign); unset for normal tickets. */
+  notesOnly?: string;
 }
 
 /** Template variables a quick message may carry (core.md §3), in the spec's `{{variable}}` syntax; the server fills them in when it sends. */
 const QUICK_MESSAGE_VARIABLES = ['name', 'greeting', 'protocol', 'firstName', 'user'].map((v) => `{{${v}}}`).join(', ');
 
 /** Enter sends, Shift+Enter breaks the line, '/' opens quick messages (UI.md). */
-export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, onCancelEdit, onSend, onSaveEdit, onSchedule, channelAction, channelNotice }: ComposerProps) {
+export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, onCancelEdit, onSend, onSaveEdit, onSchedule, channelAction, channelNotice, sign, notesOnly }: ComposerProps) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
-  const [isNote, setIsNote] = useState(false);
+  const [noteChosen, setIsNote] = useState(false);
+  const isNote = noteChosen || !!notesOnly;
+  const signs = !isNote && (sign.on || sign.forced);
   const [emojiOpen, setEmojiOpen] = useState(false);
   const [qmIndex, setQmIndex] = useState(0);
   const [qmDismissed, setQmDismissed] = useState(false);
@@ -103,7 +110,7 @@ export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, 
       }
       return;
     }
-    onSend(body, { isNote });
+    onSend(body, { isNote, sign: signs });
     setText('');
     drafts.current.delete(ticketId);
   };
@@ -176,7 +183,7 @@ export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, 
       if (cancelRec.current || !chunks.current.length) return;
       const type = rec.mimeType || 'audio/webm';
       const ext = type.includes('ogg') ? 'ogg' : 'webm';
-      onSend('', { isNote: false, file: new File(chunks.current, `audio-${Date.now()}.${ext}`, { type }) });
+      onSend('', { isNote: false, sign: false, file: new File(chunks.current, `audio-${Date.now()}.${ext}`, { type }) });
     };
     rec.start();
     setRecording({ rec, started: Date.now() });
@@ -236,7 +243,7 @@ export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, 
           <input ref={fileRef} type="file" hidden data-testid="file-input" onChange={(e) => {
             const file = e.currentTarget.files?.[0];
             e.currentTarget.value = '';
-            if (file) onSend(text.trim(), { isNote: false, file });
+            if (file) onSend(text.trim(), { isNote: false, file, sign: signs });
             if (file) setText('');
           }} />
           <Box className={classes.composerBox}>
@@ -281,7 +288,7 @@ export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, 
               </Popover.Dropdown>
             </Popover>
           </Box>
-          <Tooltip label={t('tickets.schedule.title')}><ActionIcon variant="subtle" color="gray" size="lg" mb={4} onClick={() => onSchedule(text.trim())} aria-label={t('tickets.schedule.title')} disabled={!!editing}><IconCalendarTime size={21} /></ActionIcon></Tooltip>
+          <Tooltip label={t('tickets.schedule.title')}><ActionIcon variant="subtle" color="gray" size="lg" mb={4} onClick={() => onSchedule(text.trim())} aria-label={t('tickets.schedule.title')} disabled={!!editing || !!notesOnly}><IconCalendarTime size={21} /></ActionIcon></Tooltip>
           {text.trim() || editing ? (
             <Tooltip label={editing ? t('common.save') : t('tickets.composer.send')}><ActionIcon size="xl" radius="xl" onClick={() => void submit()} aria-label={t('tickets.composer.send')} data-testid="send"><IconSend size={19} /></ActionIcon></Tooltip>
           ) : (
@@ -290,9 +297,32 @@ export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, 
         </Group>
       )}
       <Group justify="space-between" mt={4} px={4}>
-        <Switch size="xs" color="yellow" checked={isNote} onChange={(e) => setIsNote(e.currentTarget.checked)} label={t('tickets.composer.noteToggle')} />
+        <Group gap="md">
+          {notesOnly ? (
+            <Tooltip label={notesOnly} multiline w={260}>
+              <div><Switch size="xs" color="yellow" checked disabled label={<Locked>{t('tickets.composer.noteToggle')}</Locked>} data-testid="note-switch" /></div>
+            </Tooltip>
+          ) : (
+            <Switch size="xs" color="yellow" checked={isNote} onChange={(e) => setIsNote(e.currentTarget.checked)} label={t('tickets.composer.noteToggle')} data-testid="note-switch" />
+          )}
+          {/* Notes never reach the customer, so there is nothing to sign. */}
+          {!isNote && (sign.forced ? (
+            <Tooltip label={t('tickets.composer.signForced')} multiline w={260}>
+              <div data-testid="sign-forced"><Switch size="xs" checked disabled label={<Locked>{t('tickets.composer.sign')}</Locked>} data-testid="sign-switch" /></div>
+            </Tooltip>
+          ) : (
+            <Tooltip label={t('tickets.composer.signHint')} multiline w={260} openDelay={400}>
+              <div><Switch size="xs" checked={sign.on} onChange={(e) => sign.onChange(e.currentTarget.checked)} label={t('tickets.composer.sign')} data-testid="sign-switch" /></div>
+            </Tooltip>
+          ))}
+        </Group>
         <Text size="10px" c="dimmed" visibleFrom="sm">{t('tickets.composer.hint')}</Text>
       </Group>
     </Box>
   );
+}
+
+/** A switch the agent cannot change reads as locked, not merely greyed out. */
+function Locked({ children }: { children: ReactNode }) {
+  return <Group gap={3} wrap="nowrap" component="span">{children}<IconLock size={11} /></Group>;
 }

@@ -117,7 +117,7 @@ export const MessageBubble = memo(function MessageBubble(p: Props) {
         ) : (
           <>
             <MediaPreview m={m} onZoom={p.onZoom} />
-            {m.body && !(m.mediaUrl && m.body === m.mediaName) && <span className={classes.bubbleBody}>{m.body}</span>}
+            {m.body && !(m.mediaUrl && m.body === m.mediaName) && <span className={classes.bubbleBody}><SignedBody body={m.body} /></span>}
           </>
         )}
         <span className={classes.meta}>
@@ -163,3 +163,10 @@ export const MessageBubble = memo(function MessageBubble(p: Props) {
     </div>
   );
 });
+
+/** A signed reply arrives as `*Name*:` on its first line (WhatsApp bold); it reads as the customer sees it, in bold without the asterisks. */
+function SignedBody({ body }: { body: string }) {
+  const sig = /^\*([^*\n]+)\*:\n/.exec(body);
+  if (!sig) return <>{body}</>;
+  return <><strong data-testid="message-signature">{sig[1]}:</strong>{'\n'}{body.slice(sig[0].length)}</>;
+}

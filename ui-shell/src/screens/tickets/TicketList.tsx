@@ -1,15 +1,15 @@
 import { ActionIcon, Badge, Box, Button, Checkbox, Group, Indicator, Kbd, ScrollArea, Skeleton, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconAdjustmentsHorizontal, IconFilterOff, IconMessagePlus, IconSearch, IconUsers, IconX } from '@tabler/icons-react';
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { IconAdjustmentsHorizontal, IconChecks, IconFilterOff, IconMessagePlus, IconSearch, IconUsers, IconX } from '@tabler/icons-react';
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useAtomValue } from 'jotai';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { EmptyState, ErrorBox, sessionAtom } from '@atende/ui-shell/sdk';
+import { EmptyState, ErrorBox, errorMessage, notify, sessionAtom } from '@atende/ui-shell/sdk';
 import { Menu, Tooltip } from '../../ui/overlays.tsx';
-import { listChannels, listQueues, unwrap, type Channel, type Queue, type Ticket, type TicketFilters, type TicketStatus } from './api.ts';
+import { listChannels, listQueues, markAllRead, unwrap, type Channel, type Queue, type Ticket, type TicketFilters, type TicketStatus } from './api.ts';
 import { ticketListQuery } from './queries.ts';
 import { ChannelIcon, ContactAvatar, intlLang, relativeTime, ticketName } from './util.tsx';
 import classes from './tickets.module.css';
@@ -35,6 +35,21 @@ export function TicketList({ status, onStatus, filters, onFilters, selectedId, o
   const [search, setSearch] = useState(filters.searchParam);
   const [debounced] = useDebouncedValue(search, 350);
   const searchRef = useRef<HTMLInputElement>(null);
+  const qc = useQueryClient();
+  const [marking, setMarking] = useState(false);
+  const markAll = async () => {
+    setMarking(true);
+    try {
+      const r = await markAllRead();
+      // The server also sends one update per ticket; refetching the lists brings the tab counts along at once.
+      await qc.invalidateQueries({ queryKey: ['tickets', 'list'] });
+      notify.success(r?.marked ? t('tickets.markAllRead.done', { n: r.marked }) : t('tickets.markAllRead.none'));
+    } catch (e) {
+      notify.error(errorMessage(e));
+    } finally {
+      setMarking(false);
+    }
+  };
 
   useEffect(() => {
     if (debounced !== filters.searchParam) onFilters({ ...filters, searchParam: debounced });
@@ -146,6 +161,9 @@ export function TicketList({ status, onStatus, filters, onFilters, selectedId, o
               </ScrollArea.Autosize>
             </Menu.Dropdown>
           </Menu>
+          <Tooltip label={t('tickets.markAllRead.action')}>
+            <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('tickets.markAllRead.action')} onClick={() => void markAll()} loading={marking} data-testid="mark-all-read"><IconChecks size={20} /></ActionIcon>
+          </Tooltip>
           <Tooltip label={t('tickets.contactsMode')}>
             <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('tickets.contactsMode')} onClick={() => navigate('/atendimento/contatos')}><IconUsers size={20} /></ActionIcon>
           </Tooltip>

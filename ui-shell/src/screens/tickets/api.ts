@@ -103,6 +103,8 @@ export interface SendPayload {
   repetitions?: number;
   /** A provider template (ChannelComposer.tsx); the server stores the template's own text as the body. */
   template?: ComposerTemplate;
+  /** The server puts `*Agent name*:` on a line of its own before the text (always, when the tenant forces it). */
+  signMessage?: boolean;
 }
 
 export interface QuickMessage { id: number; key: string; message: string; mediaUrl: string | null; asAudio?: boolean }
@@ -126,6 +128,13 @@ export function filtersQuery(status: TicketStatus, f: TicketFilters): Record<str
 
 export const listTickets = (status: TicketStatus, f: TicketFilters, cursor: string | undefined, signal?: AbortSignal) =>
   api.get<TicketPage>('/tickets', { query: { ...filtersQuery(status, f), cursor, limit: 50 }, signal, background: !!cursor });
+/** `PUT /ticketsForce/:id`: an admin closes at once, without farewell or rating request. */
+export const forceCloseTicket = (id: number) => api.put<Ticket>(`/ticketsForce/${id}`, {}, { silent: true });
+/** `GET /ticketsMarkAllUnread`: every open or pending ticket the user can see becomes read. */
+export const markAllRead = () => api.get<{ marked: number }>('/ticketsMarkAllUnread', { silent: true });
+/** The tenant's settings (`GET /settings`, flat key → value, readable by every user); the ticket screen obeys a few of them. */
+export type TenantSettings = Record<string, string | number | boolean | null | undefined>;
+export const getSettings = (signal?: AbortSignal) => api.get<TenantSettings>('/settings', { signal, silent: true, background: true });
 export const getTicket = (id: number, signal?: AbortSignal) => api.get<Ticket>(`/tickets/${id}`, { signal, silent: true });
 export const getLogs = (id: number) => api.get<TicketLog[]>(`/tickets/${id}/logs`);
 export const updateTicket = (id: number, body: Record<string, unknown>) => api.put<Ticket>(`/tickets/${id}`, body, { silent: true });
@@ -138,6 +147,7 @@ export const sendMessage = (ticketId: number, p: SendPayload, file?: File | Blob
   form.append('body', p.body);
   if (p.quotedMsgId) form.append('quotedMsgId', p.quotedMsgId);
   if (p.isNote) form.append('isNote', 'true');
+  if (p.signMessage) form.append('signMessage', 'true');
   form.append('file', file, fileName ?? (file instanceof File ? file.name : 'arquivo'));
   return api.post<Message>(`/messages/${ticketId}`, form, { silent: true, timeoutMs: 120_000 });
 };
