@@ -108,13 +108,11 @@ describe('ticket screen rules in the browser', () => {
     await expect.poll(() => page.getByTestId('sign-switch').count()).toBe(0);
     await page.getByTestId('note-switch').uncheck({ force: true });
 
-    // The admin requires signatures: the switch shows on and cannot be changed, and replies are signed.
+    // The admin requires signatures: without a reload, the switch turns on and locked, and replies are signed.
     await setting('ForceSignature', 'enabled');
-    await page.reload();
-    await page.getByTestId('composer').waitFor({ timeout: 20_000 });
     const forced = page.getByTestId('sign-switch');
+    await expect.poll(() => forced.isDisabled(), { timeout: 10_000 }).toBe(true);
     await expect.poll(() => forced.isChecked()).toBe(true);
-    await expect.poll(() => forced.isDisabled()).toBe(true);
     await page.getByTestId('sign-forced').hover();
     await page.getByText('O administrador exige que todas as mensagens sejam assinadas').waitFor();
     await page.screenshot({ path: '/tmp/tickets-rules-signature.png' });
@@ -171,6 +169,16 @@ describe('ticket screen rules in the browser', () => {
       expect(await adminPage.getByTestId('pending-locked').count()).toBe(0);
       await adminPage.getByTestId('action-start').first().click();
       await expect.poll(() => adminPage.getByTestId('chat-status').textContent()).toBe('Aberto');
+
+      // A pending ticket an admin already gave to the agent: the agent starts it as usual.
+      await simulate('5511977770006', 'Tiago Melo', 'Vocês abrem amanhã?');
+      const ticketId = await until(async () => (await t.sql.query<{ id: number }>(`SELECT t.id FROM tickets t JOIN contacts c ON c.id = t.contact_id WHERE t.tenant_id = $1 AND c.name = 'Tiago Melo'`, [admin.tenantId])).rows[0]?.id, 10_000, 'the new ticket');
+      const given = await t.app.inject({ method: 'PUT', url: `/api/tickets/${ticketId}`, headers: admin.headers, payload: { status: 'pending', userId: agent.id } });
+      expect(given.statusCode, given.body).toBe(200);
+      await openPending(page, 'Tiago Melo');
+      expect(await page.getByTestId('pending-locked').count()).toBe(0);
+      await page.getByTestId('action-start').first().click();
+      await expect.poll(() => page.getByTestId('chat-status').textContent()).toBe('Aberto');
     } finally {
       await setting('ForceAdminPendingAssignment', 'disabled');
     }
