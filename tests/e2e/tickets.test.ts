@@ -91,7 +91,7 @@ describe('ticket screen in the browser', () => {
     await expect.poll(() => composer.inputValue()).toBe('Olá! Sou da equipe Atende, como posso ajudar?');
     await composer.press('Enter');
     await p1.getByTestId('message').filter({ hasText: 'Sou da equipe Atende' }).waitFor();
-    const sent = await until(async () => (await outbox()).find((m) => m.body === 'Olá! Sou da equipe Atende, como posso ajudar?'), 15_000, 'the quick reply in the outbox');
+    const sent = await until(async () => (await outbox()).find((m) => m.body === '*Ana Atendente*:\nOlá! Sou da equipe Atende, como posso ajudar?'), 15_000, 'the quick reply in the outbox');
     expect(sent.to).toBe('5511999990001');
     // The optimistic clock becomes a tick once the server stored it.
     await expect.poll(() => p1.locator('[data-ack]').last().getAttribute('data-ack'), { timeout: 10_000 }).not.toBe('pending');
