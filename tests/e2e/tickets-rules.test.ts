@@ -139,6 +139,10 @@ describe('ticket screen rules in the browser', () => {
     await page.getByText('Atendimento encerrado').first().waitFor();
     // No farewell (the channel has one configured) nor rating request reached the customer.
     expect((await outbox()).filter((m) => m.to === '5511977770002')).toEqual([]);
+    // The agent who had it open, and may not see resolved tickets of others, is told at once: no stale 'Pendente'.
+    await agentPage.keyboard.press('Escape');
+    await agentPage.getByText('Atendimento não encontrado').waitFor({ timeout: 10_000 });
+    expect(await agentPage.getByTestId('ticket-row').filter({ hasText: 'Otávio Lima' }).count()).toBe(0);
     // A resolved ticket is not offered for force close again.
     await page.getByTestId('action-more').click();
     await page.getByTestId('action-logs').waitFor();

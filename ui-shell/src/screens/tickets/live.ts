@@ -85,7 +85,12 @@ export function applyTicket(qc: QueryClient, ticket: Ticket | { id: number }, re
   if (full) {
     lastStatus.set(ticket.id, full.status);
     qc.setQueryData(ticketKey(ticket.id), (old: Ticket | undefined) => (old ? { ...old, ...full } : full));
-  } else lastStatus.delete(ticket.id);
+  } else {
+    lastStatus.delete(ticket.id);
+    // The user may no longer see it (force-closed, given to someone else): a conversation open on it asks the
+    // server again and shows what it answers, instead of the state it had when it left the user's view.
+    void qc.invalidateQueries({ queryKey: ticketKey(ticket.id) });
+  }
 }
 
 const RANK: Record<string, number> = { pending: 0, sent: 1, delivered: 2, read: 3, received: 3 };
