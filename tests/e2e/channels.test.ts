@@ -127,7 +127,8 @@ describe('channel screens in the browser', () => {
     const composer = agentPage.getByTestId('composer');
     await composer.fill('Entregamos sim, Joana! Até as 18h no centro.');
     await composer.press('Enter');
-    const sent = await until(async () => fake.sent.find((s) => s.text === 'Entregamos sim, Joana! Até as 18h no centro.'), 20_000, 'the reply at the fake Bot API');
+    // Signed with the agent's name, the composer's default.
+    const sent = await until(async () => fake.sent.find((s) => s.text === '*Davi Atendente*:\nEntregamos sim, Joana! Até as 18h no centro.'), 20_000, 'the reply at the fake Bot API');
     expect(sent.chatId).toBe('777001');
     expect(sent.method).toBe('sendMessage');
   }, 300_000);
