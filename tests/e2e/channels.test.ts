@@ -127,8 +127,9 @@ describe('channel screens in the browser', () => {
     const composer = agentPage.getByTestId('composer');
     await composer.fill('Entregamos sim, Joana! Até as 18h no centro.');
     await composer.press('Enter');
-    // Signed with the agent's name, the composer's default.
-    const sent = await until(async () => fake.sent.find((s) => s.text === '*Davi Atendente*:\nEntregamos sim, Joana! Até as 18h no centro.'), 20_000, 'the reply at the fake Bot API');
+    // Signed with the agent's name, the composer's default: on Telegram the name shows in bold, without asterisks.
+    const sent = await until(async () => fake.sent.find((s) => s.text === 'Davi Atendente:\nEntregamos sim, Joana! Até as 18h no centro.'), 20_000, 'the reply at the fake Bot API');
+    expect(sent.entities).toEqual([{ type: 'bold', offset: 0, length: 'Davi Atendente'.length }]);
     expect(sent.chatId).toBe('777001');
     expect(sent.method).toBe('sendMessage');
   }, 300_000);

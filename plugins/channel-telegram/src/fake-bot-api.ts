@@ -16,6 +16,8 @@ export interface FakeSent {
   chatId: string;
   text?: string;
   caption?: string;
+  /** Formatting of the text or caption (`entities` / `caption_entities`), as Telegram would apply it. */
+  entities?: { type: string; offset: number; length: number }[];
   buttons?: { label: string; value: string }[];
   file?: { field: string; name: string; mimetype: string; size: number };
   messageId: number;
@@ -57,6 +59,19 @@ function parseMultipart(body: Buffer, contentType: string): Part[] {
     pos = next;
   }
   return parts;
+}
+
+/**
+ * Entities as Telegram checks them: a JSON array (a string in multipart
+ * uploads) of ranges inside the text; one out of range is a 400, as it is there.
+ */
+function entitiesIn(raw: unknown, text: string): FakeSent['entities'] {
+  if (raw === undefined) return undefined;
+  const list = (typeof raw === 'string' ? JSON.parse(raw) : raw) as FakeSent['entities'];
+  for (const e of list ?? []) {
+    if (!(e.offset >= 0 && e.length > 0 && e.offset + e.length <= text.length)) throw { status: 400, description: "Bad Request: can't parse entities" };
+  }
+  return list;
 }
 
 const MEDIA_METHODS: Record<string, string> = { sendPhoto: 'photo', sendDocument: 'document', sendVideo: 'video', sendAudio: 'audio', sendVoice: 'voice' };
@@ -259,7 +274,7 @@ export class FakeBotApi {
         this.checkSend(text);
         const markup = p.reply_markup as { inline_keyboard?: { text: string; callback_data: string }[][] } | undefined;
         const replyTo = (p.reply_parameters as { message_id?: number } | undefined)?.message_id;
-        return this.record({ method, chatId: String(p.chat_id), text, buttons: markup?.inline_keyboard?.flat().map((b) => ({ label: b.text, value: b.callback_data })), replyTo });
+        return this.record({ method, chatId: String(p.chat_id), text, entities: entitiesIn(p.entities, text), buttons: markup?.inline_keyboard?.flat().map((b) => ({ label: b.text, value: b.callback_data })), replyTo });
       }
       case 'sendPhoto':
       case 'sendDocument':
@@ -270,7 +285,7 @@ export class FakeBotApi {
         this.checkSend(caption);
         const field = MEDIA_METHODS[method];
         if (!upload || upload.name !== field) throw { status: 400, description: `Bad Request: there is no ${field} in the request` };
-        return this.record({ method, chatId: String(p.chat_id), caption, file: { field, name: upload.filename ?? '', mimetype: upload.contentType ?? 'application/octet-stream', size: upload.data.length } });
+        return this.record({ method, chatId: String(p.chat_id), caption, entities: entitiesIn(p.caption_entities, caption ?? ''), file: { field, name: upload.filename ?? '', mimetype: upload.contentType ?? 'application/octet-stream', size: upload.data.length } });
       }
       case 'editMessageText':
       case 'deleteMessage':

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Telegram, TelegramError } from 'telegraf';
 import { AppError, ChannelError, definePlugin, z, type ChannelAdapter, type ChannelRecord, type ChannelRuntime, type InboundMessage, type OutboundMessage, type PluginContext } from '@atende/core/sdk';
+import { entitiesOf, sliceFormatted, toTelegram, type FormattedText } from './formatting.ts';
 
 /**
  * Telegram bots (telegraf's Bot API client). A channel is one bot token.
@@ -72,10 +73,10 @@ function fullName(u: { first_name?: string; last_name?: string; username?: strin
   return [u.first_name, u.last_name].filter(Boolean).join(' ') || u.title || u.username;
 }
 
-function chunks(text: string, size: number): string[] {
-  if (text.length <= size) return [text];
-  const out: string[] = [];
-  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+function chunks(f: FormattedText, size: number): FormattedText[] {
+  if (f.text.length <= size) return [f];
+  const out: FormattedText[] = [];
+  for (let i = 0; i < f.text.length; i += size) out.push(sliceFormatted(f, i, i + size));
   return out;
 }
 
@@ -348,7 +349,8 @@ function telegramPlugin() {
         if (msg.media) {
           const source = msg.media.path ? { source: msg.media.path, filename: msg.media.name } : msg.media.url && /^https?:\/\//.test(msg.media.url) ? { url: msg.media.url, filename: msg.media.name } : undefined;
           if (!source) throw new ChannelError('ERR_WAPP_DOWNLOAD_MEDIA', 'arquivo da mensagem não encontrado no armazenamento', true);
-          const extra = { caption: msg.body ? msg.body.slice(0, CAPTION_LIMIT) : undefined, ...reply };
+          const caption = msg.body ? sliceFormatted(toTelegram(msg.body), 0, CAPTION_LIMIT) : undefined;
+          const extra = { caption: caption?.text, ...(caption ? entitiesOf(caption, 'caption_entities') : {}), ...reply };
           const kind = msg.media.kind;
           sent =
             kind === 'image'
@@ -361,15 +363,17 @@ function telegramPlugin() {
                     : await tg.sendAudio(chatId, source, extra)
                   : await tg.sendDocument(chatId, source, extra);
         } else if (msg.buttons?.length) {
-          sent = await tg.sendMessage(chatId, msg.body.slice(0, TEXT_LIMIT), {
+          const text = sliceFormatted(toTelegram(msg.body), 0, TEXT_LIMIT);
+          sent = await tg.sendMessage(chatId, text.text, {
+            ...entitiesOf(text),
             ...reply,
             reply_markup: { inline_keyboard: msg.buttons.map((b) => [{ text: b.label, callback_data: b.value.slice(0, 64) }]) },
           });
         } else {
           // Longer texts go out in parts; the first part carries the quote and stands for the message.
-          const [first, ...rest] = chunks(msg.body, TEXT_LIMIT);
-          sent = await tg.sendMessage(chatId, first, reply);
-          for (const part of rest) await tg.sendMessage(chatId, part);
+          const [first, ...rest] = chunks(toTelegram(msg.body), TEXT_LIMIT);
+          sent = await tg.sendMessage(chatId, first!.text, { ...entitiesOf(first!), ...reply });
+          for (const part of rest) await tg.sendMessage(chatId, part.text, entitiesOf(part));
         }
         return { providerId: `${sent.chat.id}:${sent.message_id}` };
       } catch (err) {
@@ -379,7 +383,8 @@ function telegramPlugin() {
 
     async edit(channel, providerId, body) {
       const [chatId, messageId] = providerId.split(':');
-      await client(channel).editMessageText(chatId, Number(messageId), undefined, body.slice(0, TEXT_LIMIT)).catch((err) => {
+      const text = sliceFormatted(toTelegram(body), 0, TEXT_LIMIT);
+      await client(channel).editMessageText(chatId, Number(messageId), undefined, text.text, entitiesOf(text)).catch((err) => {
         throw toChannelError(err);
       });
     },

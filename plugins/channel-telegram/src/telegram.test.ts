@@ -94,6 +94,17 @@ describe('telegram webhook mode', () => {
     expect(api.calls.get('answerCallbackQuery')).toBe(1);
   });
 
+  it("a signed reply shows the agent's name in bold, the WhatsApp-style markers turned into Telegram entities", async () => {
+    const ticket = (await t.sql.query(`SELECT ticket_id FROM messages WHERE body = 'oi de novo'`)).rows[0].ticket_id as number;
+    const r = await t.app.inject({ method: 'POST', url: `/api/messages/${ticket}`, headers: admin.headers, payload: { body: 'Seu pedido _saiu para entrega_, total *R$ 12,50*.', signMessage: true } });
+    expect(r.statusCode).toBe(201);
+    const name = (await t.sql.query('SELECT name FROM users WHERE id = $1', [admin.id])).rows[0].name as string;
+    const sent = await until(async () => api.sent.find((x) => x.chatId === '555001' && x.text?.startsWith(`${name}:`)));
+    expect(sent.text).toBe(`${name}:\nSeu pedido saiu para entrega, total R$ 12,50.`);
+    const marked = sent.entities!.map((e) => [e.type, sent.text!.slice(e.offset, e.offset + e.length)]);
+    expect(marked).toEqual([['bold', name], ['italic', 'saiu para entrega'], ['bold', 'R$ 12,50']]);
+  });
+
   it('documents and voice notes are downloaded into the media store with their types', async () => {
     const pdf = Buffer.from('%PDF-1.4\n%%EOF\n');
     const ogg = Buffer.from('OggS-fake-voice-note');
