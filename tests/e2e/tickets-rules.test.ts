@@ -5,12 +5,10 @@
  * ForceAdminPendingAssignment and "mark all as read". The customer is the
  * sandbox channel (simulate + outbox). Screenshots go to /tmp/tickets-rules-*.png.
  */
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, until, type TestApp, type TestUser } from '../../core/src/testing/index.ts';
-import { CHROMIUM, launchBrowser } from '../../core/src/testing/browser.ts';
-
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+import { launchBrowser, loggedInPage } from '../../core/src/testing/browser.ts';
 
 describe('ticket screen rules in the browser', () => {
   let t: TestApp;
@@ -24,7 +22,7 @@ describe('ticket screen rules in the browser', () => {
   beforeAll(async () => {
     t = await createTestApp();
     base = await t.baseUrl();
-    browser = await launchBrowser().catch(() => chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS }));
+    browser = await launchBrowser();
     admin = await t.loginAs('admin');
     agent = await t.loginAs('user', admin.tenantId);
     await t.sql.query('UPDATE users SET name = $2 WHERE id = $1', [agent.id, 'Ana Atendente']);
@@ -43,10 +41,8 @@ describe('ticket screen rules in the browser', () => {
   async function open(user: TestUser, hash = '#/atendimento'): Promise<Page> {
     const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: user.password } });
     expect(res.statusCode).toBe(200);
-    const context = await browser.newContext({ baseURL: base, locale: 'pt-BR', viewport: { width: 1366, height: 800 } });
+    const { context, page } = await loggedInPage(browser, base, { session: res.json() });
     contexts.push(context);
-    await context.addInitScript((s) => window.localStorage.setItem('session', s), JSON.stringify(res.json()));
-    const page = await context.newPage();
     await page.goto(`${base}/${hash}`);
     await page.getByTestId('tab-pending').waitFor({ timeout: 20_000 });
     return page;

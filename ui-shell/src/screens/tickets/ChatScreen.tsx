@@ -192,6 +192,18 @@ function Conversation({ id }: { id: number }) {
     }
   };
   const reopen = () => void act({ status: 'open', userId: session?.userId }, () => setTab('open')).catch(() => undefined);
+  // What every composer of this conversation shares (the normal one and the notes-only one of a locked pending ticket).
+  const composerBase = {
+    ticketId: id,
+    onCancelReply: () => setReplyTo(null),
+    editing,
+    onCancelEdit: () => setEditing(null),
+    onSend: send,
+    onSaveEdit: (m: Message, body: string) => {
+      setEditing(null);
+      void editMessage(m.id, body).then((saved) => applyMessage(qc, saved)).catch(() => undefined);
+    },
+  };
 
   const handlers = useMemo(() => ({
     onToggleSelect: (m: Message) => setSelected((s) => {
@@ -334,16 +346,8 @@ function Conversation({ id }: { id: number }) {
         {ticket && pendingLocked && (
           // Notes stay possible: the server only refuses what would take the ticket.
           <Composer
-            ticketId={id}
+            {...composerBase}
             replyTo={null}
-            onCancelReply={() => setReplyTo(null)}
-            editing={editing}
-            onCancelEdit={() => setEditing(null)}
-            onSend={send}
-            onSaveEdit={(m, body) => {
-              setEditing(null);
-              void editMessage(m.id, body).then((saved) => applyMessage(qc, saved)).catch(() => undefined);
-            }}
             onSchedule={() => undefined}
             sign={{ on: false, forced: false, onChange: setSignChoice }}
             notesOnly={t('tickets.pendingLocked.notesOnly')}
@@ -368,16 +372,8 @@ function Conversation({ id }: { id: number }) {
         )}
         {ticket && status === 'open' && !spy && (
           <Composer
-            ticketId={id}
+            {...composerBase}
             replyTo={replyTo}
-            onCancelReply={() => setReplyTo(null)}
-            editing={editing}
-            onCancelEdit={() => setEditing(null)}
-            onSend={send}
-            onSaveEdit={(m, body) => {
-              setEditing(null);
-              void editMessage(m.id, body).then((saved) => applyMessage(qc, saved)).catch(() => undefined);
-            }}
             onSchedule={(body) => { setScheduleBody(body); setDialog('schedule'); }}
             sign={{ on: signChoice, forced: forceSignature, onChange: setSignChoice }}
             channelAction={<ChannelComposerPart part="composerAction" ticket={ticket} messages={serverMessages} hasOlder={!!msgs.hasNextPage} send={sendFromChannel} />}
