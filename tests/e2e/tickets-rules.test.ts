@@ -163,6 +163,17 @@ describe('ticket screen rules in the browser', () => {
       await page.screenshot({ path: '/tmp/tickets-rules-pending-locked.png' });
       expect((await outbox()).filter((m) => m.to === '5511977770003')).toEqual([]);
       await expect.poll(() => page.getByTestId('chat-status').textContent()).toBe('Pendente');
+      // The transfer offers queues only, and says why; nor is a message offered for scheduling.
+      await page.getByTestId('action-more').click();
+      await page.getByTestId('action-transfer-menu').click();
+      await page.getByTestId('transfer-queue-only').getByText('você pode movê-lo para outra fila').waitFor();
+      expect(await page.getByTestId('transfer-user').count()).toBe(0);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('transfer-queue-only').waitFor({ state: 'hidden' });
+      await page.getByTestId('action-more').click();
+      await page.getByTestId('action-transfer-menu').waitFor();
+      expect(await page.getByRole('menuitem', { name: 'Agendar mensagem' }).count()).toBe(0);
+      await page.keyboard.press('Escape');
 
       const adminPage = await open(admin);
       await openPending(adminPage, 'Sandra Reis');

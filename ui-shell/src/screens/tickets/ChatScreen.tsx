@@ -282,13 +282,15 @@ function Conversation({ id }: { id: number }) {
               <Menu position="bottom-end" shadow="md" width={230}>
                 <Menu.Target><ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('tickets.actions.more')} data-testid="action-more"><IconDotsVertical size={19} /></ActionIcon></Menu.Target>
                 <Menu.Dropdown>
-                  {status !== 'closed' && !wide && <Menu.Item leftSection={<IconArrowsExchange size={15} />} onClick={() => setDialog('transfer')}>{t('tickets.actions.transfer')}</Menu.Item>}
+                  {/* A pending ticket has its own entry below, on every width. */}
+                  {status === 'open' && !wide && <Menu.Item leftSection={<IconArrowsExchange size={15} />} onClick={() => setDialog('transfer')}>{t('tickets.actions.transfer')}</Menu.Item>}
                   {status === 'open' && <Menu.Item leftSection={<IconArrowBackUp size={15} />} onClick={returnToQueue} data-testid="action-return">{t('tickets.actions.returnToQueue')}</Menu.Item>}
-                  {status === 'pending' && <Menu.Item leftSection={<IconArrowsExchange size={15} />} onClick={() => setDialog('transfer')}>{t('tickets.actions.transfer')}</Menu.Item>}
+                  {status === 'pending' && <Menu.Item leftSection={<IconArrowsExchange size={15} />} onClick={() => setDialog('transfer')} data-testid="action-transfer-menu">{t('tickets.actions.transfer')}</Menu.Item>}
                   {privileged && othersTicket && (
                     <Menu.Item leftSection={<IconEye size={15} />} onClick={() => setSpyOverride((s) => !s)}>{spy ? t('tickets.actions.stopSpy') : t('tickets.actions.spy')}</Menu.Item>
                   )}
-                  {status !== 'closed' && <Menu.Item leftSection={<IconCalendarTime size={15} />} onClick={() => { setScheduleBody(''); setDialog('schedule'); }}>{t('tickets.schedule.title')}</Menu.Item>}
+                  {/* A scheduled message is a reply too: not while only an admin may assign the ticket. */}
+                  {status !== 'closed' && !pendingLocked && <Menu.Item leftSection={<IconCalendarTime size={15} />} onClick={() => { setScheduleBody(''); setDialog('schedule'); }}>{t('tickets.schedule.title')}</Menu.Item>}
                   <Menu.Item leftSection={<IconShare3 size={15} />} onClick={() => { setSelecting(true); setSelected(new Set()); }}>{t('tickets.forward.selectMode')}</Menu.Item>
                   <Menu.Item leftSection={<IconSearch size={15} />} onClick={() => setDialog('search')}>{t('tickets.search.title')}</Menu.Item>
                   <Menu.Item leftSection={<IconHistory size={15} />} onClick={() => setDialog('logs')} data-testid="action-logs">{t('tickets.logs.title')}</Menu.Item>
@@ -385,7 +387,7 @@ function Conversation({ id }: { id: number }) {
 
       {ticket && dialogsWanted && (
         <Suspense fallback={null}>
-          <TransferDialog ticket={ticket} opened={dialog === 'transfer'} onClose={() => setDialog(null)} onSubmit={async (b) => {
+          <TransferDialog ticket={ticket} opened={dialog === 'transfer'} queueOnly={pendingLocked ? t('tickets.pendingLocked.transferQueueOnly') : undefined} onClose={() => setDialog(null)} onSubmit={async (b) => {
             // The transfer alone: the server opens it for a chosen person, logs it as a transfer and applies the
             // transfer refusals; adding `status: 'open'` made a pending ticket's transfer count as "start attending".
             const updated = await updateTicket(id, b);

@@ -10,7 +10,8 @@ import { ContactPicker } from './ContactPicker.tsx';
 import { intlLang, timeOf } from './util.tsx';
 
 /** Transfer to a queue and/or a user (core.md §4). */
-export function TransferDialog({ ticket, opened, onClose, onSubmit }: { ticket: Ticket; opened: boolean; onClose: () => void; onSubmit: (body: { userId: number | null; queueId: number | null }) => Promise<void> }) {
+/** `queueOnly`: why this user may move the ticket between queues but not give it to a person (then no user picker). */
+export function TransferDialog({ ticket, opened, onClose, onSubmit, queueOnly }: { ticket: Ticket; opened: boolean; onClose: () => void; onSubmit: (body: { userId: number | null; queueId: number | null }) => Promise<void>; queueOnly?: string }) {
   const { t } = useTranslation();
   const [queueId, setQueueId] = useState<string | null>(ticket.queueId ? String(ticket.queueId) : null);
   const [userId, setUserId] = useState<string | null>(null);
@@ -19,7 +20,7 @@ export function TransferDialog({ ticket, opened, onClose, onSubmit }: { ticket: 
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const queues = useQuery({ queryKey: ['tickets', 'queues'], queryFn: listQueues, staleTime: 300_000, enabled: opened });
-  const users = useQuery({ queryKey: ['tickets', 'users', debounced], queryFn: () => listUsers(debounced), staleTime: 60_000, enabled: opened, retry: false });
+  const users = useQuery({ queryKey: ['tickets', 'users', debounced], queryFn: () => listUsers(debounced), staleTime: 60_000, enabled: opened && !queueOnly, retry: false });
   const userList = unwrap<UserLite>(users.data, 'users');
   const usersDenied = users.error instanceof ApiError && users.error.status === 403;
   useEffect(() => {
@@ -45,7 +46,9 @@ export function TransferDialog({ ticket, opened, onClose, onSubmit }: { ticket: 
     <Modal opened={opened} onClose={onClose} title={t('tickets.transfer.title')} centered>
       <Stack>
         <Select label={t('tickets.transfer.queue')} placeholder={t('tickets.transfer.queuePlaceholder')} data={unwrap<Queue>(queues.data, 'queues').map((q) => ({ value: String(q.id), label: q.name }))} value={queueId} onChange={setQueueId} clearable data-testid="transfer-queue" comboboxProps={{ withinPortal: true }} />
-        {usersDenied ? (
+        {queueOnly ? (
+          <Alert color="orange" data-testid="transfer-queue-only">{queueOnly}</Alert>
+        ) : usersDenied ? (
           <Alert color="gray">{t('tickets.transfer.usersDenied')}</Alert>
         ) : (
           <Select
