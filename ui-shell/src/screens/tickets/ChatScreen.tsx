@@ -19,10 +19,11 @@ import { Composer } from './Composer.tsx';
 import { ChannelComposerPart } from './ChannelComposer.tsx';
 import { ContactPanel } from './ContactPanel.tsx';
 import { applyMessage, applyTicket, messagesKey } from './live.ts';
-import { settingsQuery, ticketQuery } from './queries.ts';
+import { ticketQuery } from './queries.ts';
+import { tenantSettingsQuery } from '../../shell/tenant-settings.ts';
 import { MessageList } from './MessageList.tsx';
 import { contactPanelAtom, signMessageAtom, statusTabAtom } from './state.ts';
-import { ChannelIcon, ContactAvatar, intlLang, ticketName } from './util.tsx';
+import { ChannelIcon, ContactAvatar, intlLang, signBody, splitSignature, ticketName } from './util.tsx';
 import classes from './tickets.module.css';
 
 // The dialogs (schedule's date and number inputs, transfer's selects, drawers) are
@@ -41,7 +42,7 @@ const ImageZoom = lazy(() => import('./ImageZoom.tsx'));
 let localSeq = 0;
 
 /** The server's signature line (`*Name*:`), ignored when matching a sent copy to the saved one: the name it uses may differ from the login's. */
-const unsigned = (body: string) => body.replace(/^\*[^*\n]+\*:\n/, '');
+const unsigned = (body: string) => splitSignature(body)?.text ?? body;
 
 /** `/atendimento/:ticketId`: the conversation with its header actions, composer and contact panel. */
 export default function ChatScreen() {
@@ -67,7 +68,7 @@ function Conversation({ id }: { id: number }) {
   const privileged = session?.profile === 'admin' || session?.profile === 'super' || session?.profile === 'superadmin';
   // Force close is the server's admin-only action (supervisors get ERR_NO_PERMISSION), so it is offered to those alone.
   const mayForceClose = session?.profile === 'admin' || session?.profile === 'superadmin';
-  const settings = useQuery(settingsQuery).data;
+  const settings = useQuery(tenantSettingsQuery).data;
   const setting = (key: string) => settings?.[key] === 'enabled';
   const forceSignature = setting('ForceSignature');
   const [signChoice, setSignChoice] = useAtom(signMessageAtom);
@@ -141,7 +142,7 @@ function Conversation({ id }: { id: number }) {
     const sign = opts.sign && !opts.isNote;
     const payload: SendPayload = { body, ...(replyTo ? { quotedMsgId: replyTo.id } : {}), ...(opts.isNote ? { isNote: true } : {}), ...(sign ? { signMessage: true } : {}) };
     // The sending copy already reads as the customer will get it, so the bubble does not change when the server's arrives.
-    const shown = sign && body ? `*${session?.username ?? ''}*:\n${body}` : body;
+    const shown = sign && body ? signBody(session?.username ?? '', body) : body;
     const now = new Date().toISOString();
     const file = opts.file;
     const local: Message = {

@@ -4,7 +4,7 @@ import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Menu, Tooltip } from '../../ui/overlays.tsx';
 import type { Message } from './api.ts';
-import { timeOf } from './util.tsx';
+import { splitSignature, timeOf } from './util.tsx';
 import classes from './tickets.module.css';
 
 export const QUICK_REACTIONS = ['👍', '❤️', '😂', '😮', '😢', '🙏'];
@@ -166,7 +166,7 @@ export const MessageBubble = memo(function MessageBubble(p: Props) {
 
 /** A signed reply arrives as `*Name*:` on its first line (WhatsApp bold); it reads as the customer sees it, in bold without the asterisks. */
 function SignedBody({ body }: { body: string }) {
-  const sig = /^\*([^*\n]+)\*:\n/.exec(body);
+  const sig = splitSignature(body);
   if (!sig) return <>{body}</>;
-  return <><strong data-testid="message-signature">{sig[1]}:</strong>{'\n'}{body.slice(sig[0].length)}</>;
+  return <><strong data-testid="message-signature">{sig.name}:</strong>{'\n'}{sig.text}</>;
 }

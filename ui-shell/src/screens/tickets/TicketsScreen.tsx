@@ -9,7 +9,7 @@ import { Outlet, useMatch, useParams } from 'react-router-dom';
 import { useRealtime } from '@atende/ui-shell/sdk';
 import type { Message, Ticket } from './api.ts';
 import { applyMessage, applyTicket } from './live.ts';
-import { settingsQuery } from './queries.ts';
+import { tenantSettingsQuery } from '../../shell/tenant-settings.ts';
 import { filtersAtom, statusTabAtom } from './state.ts';
 import { TicketList } from './TicketList.tsx';
 import classes from './tickets.module.css';
@@ -50,7 +50,7 @@ export default function TicketsScreen() {
   // After a gap the server cannot replay, the lists are fetched again.
   useRealtime('resync', () => void qc.invalidateQueries({ queryKey: ['tickets'] }));
   // The rules the conversation obeys (signature, pending assignment) change for everyone as soon as an admin saves them.
-  useRealtime('settings.updated', () => void qc.invalidateQueries({ queryKey: settingsQuery.queryKey }));
+  useRealtime('settings.updated', () => void qc.invalidateQueries({ queryKey: tenantSettingsQuery.queryKey }));
 
   const showList = wide || (!selectedId && !contactsMode);
   const showCentre = wide || !!selectedId || !!contactsMode;

@@ -132,9 +132,6 @@ export const listTickets = (status: TicketStatus, f: TicketFilters, cursor: stri
 export const forceCloseTicket = (id: number) => api.put<Ticket>(`/ticketsForce/${id}`, {}, { silent: true });
 /** `GET /ticketsMarkAllUnread`: every open or pending ticket the user can see becomes read. */
 export const markAllRead = () => api.get<{ marked: number }>('/ticketsMarkAllUnread', { silent: true });
-/** The tenant's settings (`GET /settings`, flat key → value, readable by every user); the ticket screen obeys a few of them. */
-export type TenantSettings = Record<string, string | number | boolean | null | undefined>;
-export const getSettings = (signal?: AbortSignal) => api.get<TenantSettings>('/settings', { signal, silent: true, background: true });
 export const getTicket = (id: number, signal?: AbortSignal) => api.get<Ticket>(`/tickets/${id}`, { signal, silent: true });
 export const getLogs = (id: number) => api.get<TicketLog[]>(`/tickets/${id}/logs`);
 export const updateTicket = (id: number, body: Record<string, unknown>) => api.put<Ticket>(`/tickets/${id}`, body, { silent: true });

@@ -6,7 +6,7 @@
  */
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { atendeStore, queryClient } from '@atende/ui-shell/sdk';
-import { getSettings, getTicket, listTickets, type TicketFilters, type TicketStatus } from './api.ts';
+import { getTicket, listTickets, type TicketFilters, type TicketStatus } from './api.ts';
 import { listKey, rememberStatuses, ticketKey } from './live.ts';
 import { filtersAtom, statusTabAtom } from './state.ts';
 
@@ -23,9 +23,6 @@ export const ticketListQuery = (status: TicketStatus, filters: TicketFilters) =>
 });
 
 export const ticketQuery = (id: number) => queryOptions({ queryKey: ticketKey(id), queryFn: ({ signal }) => getTicket(id, signal), retry: false });
-
-/** Same key as the settings screen, so what an admin saves there is what the ticket screen obeys. */
-export const settingsQuery = queryOptions({ queryKey: ['admin', 'settings'] as const, queryFn: ({ signal }) => getSettings(signal), staleTime: 60_000 });
 
 /** Starts the first page of the list (the tab and filters the screen will show) and the open ticket; failures are left to the screen. */
 export function prefetchTicketScreen(ticketId: number | undefined): void {

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, ErrorBox, PageHeader, api, errorMessage, getSession, notify } from '@atende/ui-shell/sdk';
+import { tenantSettingsQuery } from '../../../shell/tenant-settings.ts';
 
 type Flag = 'enabled' | 'disabled';
 type Settings = Record<string, Flag | number>;
@@ -17,7 +18,6 @@ const NUMBERS = [['maxAbsenceMessageRetries', 0, 100], ['ticketsFetchLimit', 10,
 /** core.md §4/§9: auto-resolve idle tickets after 10 min, 1 h, 1 day, 5 days, 10 days. */
 const AUTO_CLOSE = [0, 10, 60, 1440, 7200, 14400] as const;
 
-const settingsKey = ['admin', 'settings'] as const;
 const pluginsKey = ['admin', 'plugins'] as const;
 
 function Section({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
@@ -47,7 +47,7 @@ export default function GeneralSettings() {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const isAdmin = ['admin', 'superadmin'].includes(getSession()?.profile ?? '');
-  const settings = useQuery({ queryKey: settingsKey, queryFn: ({ signal }) => api.get<Settings>('/settings', { signal }) });
+  const settings = useQuery(tenantSettingsQuery);
   const plugins = useQuery({ queryKey: pluginsKey, queryFn: ({ signal }) => api.get<PluginInfo[]>('/plugins', { signal }), enabled: isAdmin });
   const [conflict, setConflict] = useState<string | null>(null);
   const [pluginsChanged, setPluginsChanged] = useState(false);
@@ -55,7 +55,7 @@ export default function GeneralSettings() {
   const save = useMutation({
     mutationFn: (patch: Settings) => api.put<Settings>('/settings', patch, { silent: true }),
     onSuccess: (data) => {
-      qc.setQueryData(settingsKey, data);
+      qc.setQueryData(tenantSettingsQuery.queryKey, data);
       setConflict(null);
       notify.success(t('admin.settings.saved'));
     },
