@@ -16,16 +16,22 @@ import tseslint from 'typescript-eslint';
 const ROOT = import.meta.dirname;
 
 const SERVER_PLUGIN_RULES = [
-  { regex: '^@atende/core(?!/sdk$)(?!/testing$)(/.*)?$', message: 'Um plugin importa do núcleo apenas @atende/core/sdk (ou @atende/core/testing nos testes).' },
+  { regex: '^@atende/core(?!/sdk$)(?!/contract$)(?!/testing$)(/.*)?$', message: 'Um plugin importa do núcleo apenas @atende/core/sdk e @atende/core/contract (ou @atende/core/testing nos testes).' },
   { regex: '^@atende/core/testing$', message: '@atende/core/testing é só para testes (*.test.ts).' },
   { regex: '^@atende/(plugin|ui-plugin)-', message: 'Um plugin não importa outro plugin: use eventos, serviços do ctx ou registros.' },
   { regex: '^@atende/(ui-shell|cli)(/.*)?$', message: 'Um plugin de servidor não importa a interface nem a CLI.' },
 ];
 const SERVER_PLUGIN_TEST_RULES = SERVER_PLUGIN_RULES.filter((r) => !r.regex.startsWith('^@atende/core/testing'));
+/**
+ * A remote imports from the server side only its own plugin's contract
+ * (`@atende/plugin-<id>/contract`: schemas, errors, events) and the kernel's
+ * browser-safe contract module; everything else goes through the HTTP API.
+ * `{id}` stands for the folder the importing file lives in.
+ */
 const UI_PLUGIN_RULES = [
   { regex: '^@atende/ui-shell(?!/sdk$)(/.*)?$', message: 'Um plugin de interface importa do shell apenas @atende/ui-shell/sdk.' },
-  { regex: '^@atende/(core|cli)(/.*)?$', message: 'Um plugin de interface não importa código do servidor: use a API HTTP pelo cliente do SDK.' },
-  { regex: '^@atende/(plugin|ui-plugin)-', message: 'Um plugin não importa outro plugin.' },
+  { regex: '^@atende/(core(?!/contract$)|cli)(/.*)?$', message: 'Um plugin de interface não importa código do servidor (só @atende/core/contract e o contrato do próprio plugin): use a API HTTP pelo cliente do SDK.' },
+  { regex: '^@atende/(plugin-(?!{id}/contract$)|ui-plugin-)', message: 'Um plugin não importa outro plugin (a interface importa só o contrato do próprio plugin: @atende/plugin-<id>/contract).' },
 ];
 
 /**
@@ -49,7 +55,8 @@ const ownFolder = {
     const parts = path.relative(ROOT, file).split(path.sep);
     if (parts.length < 3) return {};
     const pluginRoot = path.join(ROOT, parts[0], parts[1]);
-    const packages = (context.options[0] ?? []).map((r) => ({ re: new RegExp(r.regex), message: r.message }));
+    const escapeId = parts[1].replace(/[^a-z0-9-]/g, '');
+    const packages = (context.options[0] ?? []).map((r) => ({ re: new RegExp(r.regex.replaceAll('{id}', escapeId)), message: r.message, perPlugin: r.regex.includes('{id}') }));
     // Package names in static imports are no-restricted-imports' to report; here only import() and require().
     const check = (node, packagesToo = false) => {
       if (!node || node.type !== 'Literal' || typeof node.value !== 'string') return;
@@ -61,7 +68,8 @@ const ownFolder = {
         }
         return;
       }
-      const hit = packagesToo && packages.find((p) => p.re.test(source));
+      // Static imports are no-restricted-imports' to report, except the patterns that depend on the importing plugin's id.
+      const hit = packages.find((p) => (packagesToo || p.perPlugin) && p.re.test(source));
       if (hit) context.report({ node, messageId: 'restricted', data: { message: hit.message } });
     };
     return {
@@ -78,7 +86,7 @@ const atende = { rules: { 'plugin-boundary': ownFolder } };
 const boundary = (rules) => ({
   plugins: { atende },
   rules: {
-    'no-restricted-imports': ['error', { patterns: rules }],
+    'no-restricted-imports': ['error', { patterns: rules.filter((r) => !r.regex.includes('{id}')) }],
     'atende/plugin-boundary': ['error', rules],
   },
 });

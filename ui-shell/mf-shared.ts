@@ -32,6 +32,9 @@ export const SINGLETONS = [
   '@tanstack/react-query',
   'react-i18next',
   'i18next',
+  '@mantine/form',
+  // Plugin contracts (`@atende/plugin-<id>/contract`) carry zod schemas the remotes validate forms with: one copy per page.
+  'zod',
   '@atende/ui-shell/sdk',
 ] as const;
 

@@ -8,13 +8,16 @@ import cors from '@fastify/cors';
 import jwt from '@fastify/jwt';
 import websocket from '@fastify/websocket';
 import fastifyStatic from '@fastify/static';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { safeEncode, type $ZodType } from 'zod/v4/core';
 import pino, { type Logger } from 'pino';
 import type { AtendeConfig } from './config.ts';
 import { openDatabase } from './db/orm.ts';
 import { runMigrations, type MigrationModule } from './db/migrate.ts';
 import { LocalEventBus } from './events/local.ts';
 import { RedisEventBus } from './events/redis.ts';
+import { LocalCluster, RedisCluster } from './events/cluster.ts';
+import { DOCS_PREFIX, installApiDocs } from './http/docs.ts';
 import { BullJobs } from './jobs/bullmq.ts';
 import { RealtimeHub } from './realtime/hub.ts';
 import { OFFLINE_GRACE_MS, Presence } from './realtime/presence.ts';
@@ -95,6 +98,30 @@ const uiStaticOptions = {
 } as const;
 
 /**
+ * Writes an answer through its route's response schema (zod `encode`), which
+ * also drops any field the schema does not declare, so a handler cannot leak
+ * what the API does not document. With `strictResponses` (tests) an answer that
+ * does not match is a 500, so drift between a handler and its schema fails a
+ * test; in production it is logged and the answer is written as built, rather
+ * than failing a user's request over a documentation mismatch.
+ */
+function responseSerializer(config: AtendeConfig, logger: Logger) {
+  return ({ schema, method, url }: { schema: unknown; method: string; url: string }) => {
+    const zodSchema = schema as $ZodType;
+    return (data: unknown): string => {
+      const result = safeEncode(zodSchema, data);
+      if (!result.success) {
+        const issues = result.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`);
+        if (config.strictResponses) throw Object.assign(new Error(`response of ${method} ${url} does not match its schema: ${issues.join('; ')}`), { code: 'ATENDE_RESPONSE_SCHEMA' });
+        logger.error({ route: `${method} ${url}`, issues }, 'response does not match its schema');
+        return JSON.stringify(data);
+      }
+      return JSON.stringify(result.data);
+    };
+  };
+}
+
+/**
  * Builds the whole application without listening: database, migrations, event
  * bus, jobs, real time, kernel routes and plugins. `listen` is the caller's.
  */
@@ -132,6 +159,8 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
     logger,
     db,
     bus,
+    cluster: config.redisUrl ? new RedisCluster(config.redisUrl, config.namespace) : new LocalCluster(),
+    extensions: new Map(),
     jobs,
     realtime,
     plugins,
@@ -164,9 +193,11 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
   };
   const app = Fastify(serverOpts).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializer(config, logger));
   app.decorate('kernel', kernel);
   app.addHook('onRoute', (route) => {
+    // The documentation's own pages are not part of the API.
+    if (route.url.startsWith(DOCS_PREFIX)) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     // Read config lazily: plugin scopes add `pluginId` in their own onRoute hooks, which run after this one.
     const cfg = () => route.config as { access?: RouteAccess; pluginId?: string } | undefined;
@@ -241,6 +272,7 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
     if (kernel.state.shuttingDown && req.url !== '/api/health') throw new AppError('ERR_SHUTTING_DOWN');
   });
   installAuth(app);
+  await installApiDocs(app, kernel);
 
   for (const mod of kernelModules) if (mod.routes) await app.register(fp(async (scope) => mod.routes!(scope, kernel), { name: `core-${mod.name}` }));
 
@@ -267,6 +299,7 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
     await jobs.close(config.shutdownTimeoutMs);
     for (const fn of kernel.onClose) await fn().catch((err) => logger.warn({ err: (err as Error).message }, 'close hook failed'));
     await bus.close();
+    await kernel.cluster.close();
     await db.close();
   });
 

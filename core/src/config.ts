@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { isStrongPassword } from './validation/index.ts';
 
 /**
  * Install configuration. Read once from the environment (the only place in the
@@ -31,7 +32,7 @@ export const configSchema = z.object({
   ATENDE_ADMIN_EMAIL: z.email().optional(),
   ATENDE_ADMIN_PASSWORD: z
     .string()
-    .refine((p) => p.length >= 7 && /[A-Za-zÀ-ÿ]/.test(p) && /\d/.test(p) && /[^A-Za-zÀ-ÿ0-9]/.test(p), 'a senha deve ter pelo menos 7 caracteres, com letras, números e um caractere especial')
+    .refine(isStrongPassword, 'a senha deve ter pelo menos 7 caracteres, com letras, números e um caractere especial')
     .optional(),
   ATENDE_NAMESPACE: z.string().regex(/^[a-z0-9-]{1,40}$/, 'use letras minúsculas, números e hífens').default('atende'),
   ATENDE_ROLE: z.enum(['all', 'api', 'worker']).default('all'),
@@ -40,6 +41,7 @@ export const configSchema = z.object({
   ATENDE_PUBLIC_URL: optionalUrl(['http:', 'https:']),
   ATENDE_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   ATENDE_METRICS_TOKEN: z.string().min(16).optional(),
+  ATENDE_API_DOCS: z.enum(['login', 'open', 'off']).default('login'),
   SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
   SMTP_FROM: z.string().optional(),
 });
@@ -63,6 +65,14 @@ export interface AtendeConfig {
   metricsToken?: string;
   smtpUrl?: string;
   smtpFrom?: string;
+  /** Who may read the API's OpenAPI document at `/api/docs`: logged-in users (default), anyone, or nobody. */
+  apiDocs: 'login' | 'open' | 'off';
+  /**
+   * Every answer is checked against its route's response schema before it leaves;
+   * with `strictResponses` (the test kit sets it) a mismatch is a 500 so tests
+   * catch the drift, otherwise it is logged and the answer sent as the handler built it.
+   */
+  strictResponses?: boolean;
   /** Workspace root: where plugins/ and ui-plugins/ live. */
   rootDir: string;
   /** Prefix for Redis keys and job queues, so several installs (or test workers) share one Redis. */
@@ -108,6 +118,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: c.ATENDE_METRICS_TOKEN,
     smtpUrl: c.SMTP_URL,
     smtpFrom: c.SMTP_FROM,
+    apiDocs: c.ATENDE_API_DOCS,
     rootDir,
     namespace: c.ATENDE_NAMESPACE,
     ...overrides,

@@ -1,8 +1,14 @@
 /**
- * The error catalogue: every failure a user can cause maps to one code here,
- * with its HTTP status and its Portuguese (default) and English texts.
+ * The error catalogue: every failure a user can cause maps to one code, with
+ * its HTTP status and its Portuguese (default) and English texts. The
+ * kernel's own codes are below; each plugin brings its codes in its
+ * `contract.ts` (with a text in every language), merged in at mount by
+ * `registerPluginErrors` — a code claimed twice stops boot.
  * Messages may carry `{name}` placeholders filled from `AppError.params`.
  */
+import type { AtendeErrorCodes, ErrorDefinition } from './sdk/contract.ts';
+import { localizedText } from './sdk/contract.ts';
+
 export interface CatalogueEntry {
   status: number;
   pt: string;
@@ -125,7 +131,36 @@ export const ERRORS = {
   ERR_INTERNAL: e(500, 'Ocorreu um erro não identificado.', 'An unidentified error occurred.'),
 } as const satisfies Record<string, CatalogueEntry>;
 
-export type ErrorCode = keyof typeof ERRORS;
+export type KernelErrorCode = keyof typeof ERRORS;
+/** A kernel code or one a plugin's contract declares (`AtendeErrorCodes`). */
+export type ErrorCode = KernelErrorCode | (keyof AtendeErrorCodes & string);
+
+/** Every code the install answers with: the kernel's, then each mounted plugin's, with the plugin that owns it. */
+const catalogue = new Map<string, { status: number; text: (lang: string) => string; owner: string }>(
+  Object.entries(ERRORS).map(([code, entry]) => [code, { status: entry.status, text: (lang: string) => (lang === 'pt' ? entry.pt : entry.en), owner: 'kernel' }]),
+);
+
+/**
+ * Adds a plugin's error codes to the catalogue. A code the kernel or another
+ * plugin already owns stops boot with both owners named; mounting the same
+ * plugin again (tests build several apps in one process) is a no-op.
+ */
+export function registerPluginErrors(pluginId: string, errors: Record<string, ErrorDefinition>): void {
+  for (const [code, def] of Object.entries(errors)) {
+    const existing = catalogue.get(code);
+    if (existing && existing.owner !== `plugin:${pluginId}`) throw new Error(`error code ${code} of plugin ${pluginId} is already declared by ${existing.owner}`);
+    catalogue.set(code, { status: def.status, text: (lang) => localizedText(def.text, lang), owner: `plugin:${pluginId}` });
+  }
+}
+
+/** The catalogue entry of a code (status and texts), or undefined for an unknown code. */
+export function catalogueEntry(code: string): { status: number; owner: string } | undefined {
+  const hit = catalogue.get(code);
+  return hit && { status: hit.status, owner: hit.owner };
+}
+
+/** Every code in the catalogue now (kernel and mounted plugins). */
+export const catalogueCodes = (): string[] => [...catalogue.keys()];
 
 export class AppError extends Error {
   readonly status: number;
@@ -137,18 +172,25 @@ export class AppError extends Error {
   ) {
     super(formatError(code, 'pt', params));
     this.name = 'AppError';
-    this.status = ERRORS[code].status;
+    // A code no mounted plugin declared is a programming error: answer as an internal error, never a half-formed 4xx.
+    this.status = catalogue.get(code)?.status ?? 500;
   }
 }
 
-export function formatError(code: ErrorCode, lang: 'pt' | 'en', params: Record<string, string | number> = {}): string {
-  const template = ERRORS[code][lang];
+export function formatError(code: ErrorCode, lang: string, params: Record<string, string | number> = {}): string {
+  const template = catalogue.get(code)?.text(lang) ?? ERRORS.ERR_INTERNAL.pt;
   return template.replace(/\{(\w+)\}/g, (_, k: string) => (k in params ? String(params[k]) : `{${k}}`));
 }
 
-/** Picks the message language from Accept-Language: Portuguese unless the client prefers another language. */
+/** Picks the message language from Accept-Language: Portuguese unless the client prefers another language (kernel texts exist in pt and en). */
 export function languageOf(acceptLanguage: string | undefined): 'pt' | 'en' {
+  return localeOf(acceptLanguage) === 'pt' ? 'pt' : 'en';
+}
+
+/** The client's preferred language tag (`pt`, `es`, `en-gb`…), Portuguese by default: plugin errors carry texts in every catalogue language. */
+export function localeOf(acceptLanguage: string | undefined): string {
   if (!acceptLanguage) return 'pt';
-  const first = acceptLanguage.split(',')[0]?.trim().toLowerCase() ?? '';
-  return first === '' || first.startsWith('pt') || first === '*' ? 'pt' : 'en';
+  const first = acceptLanguage.split(',')[0]?.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (first === '' || first === '*' || first.startsWith('pt')) return 'pt';
+  return /^[a-z]{2}(-[a-z0-9]{2,3})?$/.test(first) ? first : 'en';
 }

@@ -9,6 +9,7 @@ import type { PluginEnablement } from './plugins/enablement.ts';
 import type { BullJobs } from './jobs/bullmq.ts';
 import type { ChannelAdapter } from './sdk/channel.ts';
 import type { LocalMediaStore } from './storage/local.ts';
+import type { ClusterPort } from './events/cluster.ts';
 
 /** An ordered list of async hooks; one failing hook is logged and does not stop the others. */
 export class HookList<T> {
@@ -46,6 +47,10 @@ export interface Kernel {
   logger: Logger;
   db: Database;
   bus: EventBusPort;
+  /** Node-to-node messages, apart from the tenant event bus. */
+  cluster: ClusterPort;
+  /** Contributions to extension points, by point name (`ctx.extensions`). */
+  extensions: Map<string, { pluginId: string; value: unknown }[]>;
   jobs: JobsPort & Pick<BullJobs, 'start' | 'close' | 'definedNames'>;
   realtime: RealtimeHub;
   plugins: PluginDefinition[];

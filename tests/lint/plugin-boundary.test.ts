@@ -37,10 +37,19 @@ describe('plugin boundary (eslint.config.js)', () => {
     expect(await boundaryErrors('plugins/probe/src/probe.test.ts', code)).toEqual([]);
   });
 
-  it('lets a UI plugin use the shell SDK and npm packages only', async () => {
-    const ok = `import { defineUiPlugin } from '@atende/ui-shell/sdk';\nimport { Button } from '@mantine/core';\nexport const x = [defineUiPlugin, Button];\n`;
+  it('lets a server plugin import the kernel contract module', async () => {
+    const code = `import { defineContract } from '@atende/core/contract';\nexport const x = [defineContract];\n`;
+    expect(await boundaryErrors('plugins/probe/src/contract.ts', code)).toEqual([]);
+  });
+
+  it('lets a UI plugin use the shell SDK, npm packages, the kernel contract module and its own plugin contract only', async () => {
+    const ok = `import { defineUiPlugin } from '@atende/ui-shell/sdk';\nimport { Button } from '@mantine/core';\nimport { contract } from '@atende/plugin-probe/contract';\nimport { idParam } from '@atende/core/contract';\nexport const x = [defineUiPlugin, Button, contract, idParam];\n`;
     expect(await boundaryErrors('ui-plugins/probe/src/index.tsx', ok)).toEqual([]);
     for (const bad of [
+      "import { contract } from '@atende/plugin-demands/contract';",
+      "import probe from '@atende/plugin-probe';",
+      "import { x } from '@atende/plugin-probe/src/index.ts';",
+      "import { validation } from '@atende/core/validation';",
       "import shell from '@atende/ui-shell';",
       "import main from '@atende/ui-shell/src/main.tsx';",
       "import { z } from '@atende/core/sdk';",

@@ -5,8 +5,9 @@
  */
 import i18next from 'i18next';
 import type { ComponentType, ReactNode } from 'react';
-import { Outlet, createHashRouter, redirect, useLoaderData, type RouteObject } from 'react-router-dom';
-import { ErrorBox } from '@atende/ui-shell/sdk';
+import { Outlet, createHashRouter, redirect, useLoaderData, type LoaderFunction, type RouteObject } from 'react-router-dom';
+import { ErrorBox, accessQuery, atendeStore, getSession, homePathFor, queryClient, uiPluginsAtom, type UiPluginDefinition, type UiPluginRoute } from '@atende/ui-shell/sdk';
+import { firstMenuPath } from './layout/menu.ts';
 import { AppSkeleton } from './layout/AppSkeleton.tsx';
 import { RootLayout } from './layout/RootLayout.tsx';
 import { RouteError } from './layout/RouteError.tsx';
@@ -14,7 +15,7 @@ import { LAYOUTS, MAIN_ROUTES, PUBLIC_ROUTES, ROOT_ROUTE, STANDALONE_ROUTES, typ
 import { AccessDenied } from './screens/AccessDenied.tsx';
 import { NotFound } from './screens/NotFound.tsx';
 import { guardLoader, rootRedirect, type GuardResult } from './shell/guard.ts';
-import { pluginsReady } from './shell/plugins.ts';
+import { loadedPlugins, pluginsReady, type PluginSnapshot } from './shell/plugins.ts';
 import { withTimeout } from './shell/timeout.ts';
 
 type LazyResult = { Component?: ComponentType; element?: ReactNode };
@@ -50,20 +51,10 @@ function guarded(Screen: ComponentType): ComponentType {
   };
 }
 
-/** Resolves what a table route renders: shell screen, plugin screen, or NotFound. */
+/** What a shell table route renders: its screen, or NotFound. */
 function screenLazy(def: RouteDef, fallback: ComponentType = NotFound) {
   return async (): Promise<LazyResult> => {
-    let result: LazyResult;
-    if (def.screen) result = await safeScreen(def.screen);
-    else {
-      const plugins = await pluginsReady();
-      const provided = plugins.routeFor(def.path);
-      const failure = plugins.failureFor(def.path);
-      if (provided?.route.element !== undefined) result = { element: provided.route.element };
-      else if (provided?.route.lazy) result = await safeScreen(provided.route.lazy, provided.plugin.id);
-      else if (failure) result = loadFailure(failure.id);
-      else result = { Component: fallback };
-    }
+    let result: LazyResult = def.screen ? await safeScreen(def.screen) : { Component: fallback };
     if (result.Component) result = { Component: guarded(result.Component) };
     return result;
   };
@@ -71,21 +62,13 @@ function screenLazy(def: RouteDef, fallback: ComponentType = NotFound) {
 
 /** A layout parent renders its screen around the children, or just the children while it has none. */
 function layoutLazy(def: RouteDef) {
-  return async (): Promise<LazyResult> => {
-    if (def.screen) return safeScreen(def.screen);
-    const provided = (await pluginsReady()).routeFor(def.path);
-    if (provided?.route.lazy) return safeScreen(provided.route.lazy, provided.plugin.id);
-    if (provided?.route.element !== undefined) return { element: provided.route.element };
-    return { Component: Outlet };
-  };
-}
-
-/** Whether a layout parent has a screen (its exact path then renders inside it, not NotFound). */
-async function layoutProvided(def: RouteDef): Promise<boolean> {
-  return Boolean(def.screen || (await pluginsReady()).routeFor(def.path));
+  return async (): Promise<LazyResult> => (def.screen ? safeScreen(def.screen) : { Component: Outlet });
 }
 
 const relative = (path: string, parent: string) => (parent === '' ? path : path.slice(parent.length + 1));
+
+/** Route id of a shell layout, where remotes may add children (`/configuracoes/<tab>`). */
+const layoutId = (path: string) => `layout:${path}`;
 
 function toRoute(def: RouteDef, parentPath = ''): RouteObject {
   const handle = { name: def.name, menu: def.menu };
@@ -99,18 +82,91 @@ function toRoute(def: RouteDef, parentPath = ''): RouteObject {
     const target = def.redirect;
     index = { index: true, loader: () => redirect(target) };
   } else if (def.layout) {
-    // The exact path of a layout: its screen shows with an empty outlet, or NotFound while it has none.
-    index = {
-      index: true, id: def.name, handle, loader: guardLoader(def),
-      lazy: async () => ((await layoutProvided(def)) ? { element: null } : { Component: NotFound }),
-    };
+    // The exact path of a layout: its screen shows with an empty outlet.
+    index = { index: true, id: def.name, handle, loader: guardLoader(def), element: null };
   } else {
     index = { index: true, id: def.name, handle, loader: guardLoader(def), lazy: screenLazy(def) };
   }
   return def.layout
-    ? { path, handle, loader: guardLoader(def), lazy: layoutLazy(def), children: [index, ...children] }
+    ? { id: layoutId(def.path), path, handle, loader: guardLoader(def), lazy: layoutLazy(def), children: [index, ...children] }
     : { path, children: [index, ...children] };
 }
+
+/**
+ * A remote's route as a router route: guarded by its menu like the shell's,
+ * its screen loaded lazily from the remote (an ErrorBox if that fails).
+ */
+function remoteRoute(plugin: UiPluginDefinition, route: UiPluginRoute, parentPath: string): RouteObject {
+  const def: RouteDef = { path: route.path, name: route.name ?? `${plugin.id}:${route.path}`, menu: route.menu };
+  const handle = { name: def.name, menu: def.menu, plugin: plugin.id };
+  const path = relative(route.path, parentPath);
+  const own = async (): Promise<LazyResult> => {
+    if (route.element !== undefined) return { element: route.element };
+    if (route.lazy) return safeScreen(route.lazy, plugin.id);
+    return { Component: Outlet };
+  };
+  if (!route.children?.length) {
+    return { id: def.name, path, handle, loader: guardLoader(def), lazy: async () => {
+      const r = await own();
+      return r.Component ? { Component: guarded(r.Component) } : r;
+    } };
+  }
+  const target = route.redirect;
+  const index: RouteObject = target
+    ? { index: true, loader: () => redirect(target) }
+    : { index: true, id: `${def.name}:index`, handle, loader: guardLoader(def), element: null };
+  return {
+    id: `${def.name}:layout`, path, handle, loader: guardLoader(def), lazy: own,
+    children: [index, ...route.children.map((c) => remoteRoute(plugin, c, route.path))],
+  };
+}
+
+/** Where a remote's top-level route goes: under a shell layout that is its path prefix, else the main or standalone layout. */
+function parentOf(route: UiPluginRoute): { id: string; path: string } {
+  const layouts = [...MAIN_ROUTES, ...STANDALONE_ROUTES].filter((d) => d.layout && route.path.startsWith(`${d.path}/`));
+  const deepest = layouts.sort((x, y) => y.path.length - x.path.length)[0];
+  if (deepest) return { id: layoutId(deepest.path), path: deepest.path };
+  return { id: route.layout === 'standalone' ? 'standalone-layout' : 'main-layout', path: '' };
+}
+
+/**
+ * Mounts the remotes' routes into the running router, once per login. Called
+ * by react-router for paths it cannot fully match (the catch-all `*` or a
+ * dynamic segment): only a path nothing of the shell matches waits for the
+ * remotes, so the shell's own screens never wait for them (QUALITY.md U1).
+ */
+function patchRemoteRoutes(): NonNullable<Parameters<typeof createHashRouter>[1]>['patchRoutesOnNavigation'] {
+  let mounted: PluginSnapshot | undefined;
+  return async ({ matches, patch }) => {
+    if (!getSession()) return;
+    const unmatched = matches.length === 0 || matches[matches.length - 1]!.route.id === NOT_FOUND_ID;
+    const snapshot = unmatched ? await pluginsReady() : loadedPlugins();
+    if (!snapshot || snapshot === mounted) return;
+    mounted = snapshot;
+    for (const { plugin, route } of snapshot.mounts) {
+      const parent = parentOf(route);
+      patch(parent.id, [remoteRoute(plugin, route, parent.path)]);
+    }
+  };
+}
+
+const NOT_FOUND_ID = 'not-found';
+
+/**
+ * A path nothing declares: the not-found page, except the user's landing page
+ * (core.md §6: superadmin → assinatura) while no screen of it is installed,
+ * which falls back to the first screen the rail offers them.
+ */
+const notFoundLoader: LoaderFunction = async ({ request }) => {
+  const session = getSession();
+  if (!session) return null;
+  const path = new URL(request.url).hash.replace(/^#/, '').split('?')[0] || '/';
+  if (path !== homePathFor(session.profile)) return null;
+  const access = await queryClient.ensureQueryData(accessQuery);
+  await pluginsReady();
+  const first = firstMenuPath(access, session.profile, atendeStore.get(uiPluginsAtom).plugins);
+  return first && first !== path ? redirect(first) : null;
+};
 
 let activeRouter: ReturnType<typeof createHashRouter> | undefined;
 
@@ -146,9 +202,9 @@ export function createAppRouter() {
           id: 'standalone-layout', errorElement: <RouteError />, children: STANDALONE_ROUTES.map((d) => toRoute(d)),
           lazy: () => safeScreen(LAYOUTS.standalone),
         },
-        { path: '*', element: <NotFound standalone /> },
+        { id: NOT_FOUND_ID, path: '*', loader: notFoundLoader, element: <NotFound standalone /> },
       ],
     },
-  ]);
+  ], { patchRoutesOnNavigation: patchRemoteRoutes() });
   return activeRouter;
 }

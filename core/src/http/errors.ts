@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, ERRORS, formatError, languageOf, type ErrorCode } from '../errors.ts';
+import { AppError, catalogueEntry, formatError, localeOf, type ErrorCode } from '../errors.ts';
 
 /** Fastify's own client-error codes mapped to the catalogue. */
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -28,7 +28,7 @@ const UNAVAILABLE = /ECONNREFUSED|ECONNRESET|Connection terminated|terminating c
  */
 export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError & { validation?: unknown }, req, reply) => {
-    const lang = languageOf(req.headers['accept-language']);
+    const lang = localeOf(req.headers['accept-language']);
     if (err instanceof AppError) {
       if (err.status === 401 || err.status === 403) req.log.info({ code: err.code, url: req.url, user: req.principal?.userId, tenant: req.principal?.tenantId }, 'access refused');
       return reply.status(err.status).send({ error: err.code, message: formatError(err.code, lang, err.params), ...err.extra });
@@ -43,13 +43,13 @@ export function installErrorHandler(app: FastifyInstance) {
     const mapped = err.code ? FASTIFY_CODES[err.code] : undefined;
     if (mapped || (err.statusCode && err.statusCode >= 400 && err.statusCode < 500)) {
       const code: ErrorCode = mapped ?? (err.statusCode === 404 ? 'ERR_ROUTE_NOT_FOUND' : err.statusCode === 429 ? 'ERR_RATE_LIMIT' : 'ERR_VALIDATION');
-      const status = mapped ? ERRORS[code].status : err.statusCode!;
+      const status = mapped ? catalogueEntry(code)!.status : err.statusCode!;
       return reply.status(status).send({ error: code, message: formatError(code, lang, { details: err.message }) });
     }
     // PostgreSQL data exceptions (class 22: NUL bytes, out-of-range numbers, bad dates) come from input the client sent.
     const pgCode = (err as { code?: string; severity?: string }).code;
     if (pgCode && /^22[0-9A-Z]{3}$/.test(pgCode) && (err as { severity?: string }).severity) {
-      return reply.status(400).send({ error: 'ERR_VALIDATION', message: formatError('ERR_VALIDATION', lang, { details: lang === 'pt' ? 'valor inválido' : 'invalid value' }) });
+      return reply.status(400).send({ error: 'ERR_VALIDATION', message: formatError('ERR_VALIDATION', lang, { details: lang.startsWith('pt') ? 'valor inválido' : 'invalid value' }) });
     }
     if (UNAVAILABLE.test(err.message ?? '') || (err as { code?: string }).code === 'ECONNREFUSED') {
       req.log.warn({ err: err.message }, 'dependency unavailable');
@@ -60,7 +60,7 @@ export function installErrorHandler(app: FastifyInstance) {
   });
 
   app.setNotFoundHandler((req, reply) => {
-    const lang = languageOf(req.headers['accept-language']);
+    const lang = localeOf(req.headers['accept-language']);
     reply.status(404).send({ error: 'ERR_ROUTE_NOT_FOUND', message: formatError('ERR_ROUTE_NOT_FOUND', lang) });
   });
 }

@@ -9,6 +9,7 @@ import { authMigrations, sessionMigrations } from './identity/tokens.ts';
 import { authRoutes } from './identity/auth-routes.ts';
 import { userRoutes } from './identity/user-routes.ts';
 import { accessRoutes } from './access/routes.ts';
+import { docsSessionRoute } from '../http/docs.ts';
 import { mailMigrations } from './mail/mailer.ts';
 import { mailRoutes } from './mail/routes.ts';
 import { platformRoutes } from './platform/routes.ts';
@@ -44,7 +45,15 @@ export const kernelModules: KernelModule[] = [
     },
   },
   { name: 'mail', entities: [], migrations: mailMigrations, routes: mailRoutes },
-  { name: 'access', entities: [], migrations: [], routes: accessRoutes },
+  {
+    name: 'access',
+    entities: [],
+    migrations: [],
+    routes: async (app, kernel) => {
+      await accessRoutes(app, kernel);
+      await docsSessionRoute(app, kernel);
+    },
+  },
   { name: 'platform', entities: [], migrations: [], routes: platformRoutes },
   { name: 'realtime', entities: [], migrations: presenceMigrations, routes: realtimeRoutes },
   { name: 'conversations', entities: [Queue, Tag, QuickMessage, Contact, Channel], migrations: conversationMigrations, routes: conversationRoutes },

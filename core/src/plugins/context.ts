@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kernel } from '../kernel.ts';
 import type { PluginContext, PluginDefinition } from '../sdk/types.ts';
-import { AppError } from '../errors.ts';
+import { AppError, registerPluginErrors } from '../errors.ts';
 import { ingestInbound, applyAck } from '../modules/conversations/ingest.ts';
 import { findChannel, setChannelStatus, channelRuntime } from '../modules/conversations/channels.ts';
 import { authState, channelSessions } from '../modules/channels/sessions.ts';
@@ -16,6 +16,10 @@ import { renderFor } from '../modules/conversations/templates.ts';
  * for a tenant that has the plugin disabled, exactly like a missing route.
  */
 export async function mountPlugin(root: FastifyInstance, kernel: Kernel, def: PluginDefinition): Promise<void> {
+  if (def.contract) {
+    if (def.contract.id !== def.id) throw new Error(`plugin ${def.id} passes the contract of "${def.contract.id}"`);
+    registerPluginErrors(def.id, def.contract.errors);
+  }
   await root.register(
     async (apiScope) => {
       apiScope.addHook('onRoute', (route) => {
@@ -37,10 +41,12 @@ export async function mountPlugin(root: FastifyInstance, kernel: Kernel, def: Pl
 
 export function makePluginContext(http: FastifyInstance, api: FastifyInstance, kernel: Kernel, def: PluginDefinition): PluginContext {
   const logger = kernel.logger.child({ plugin: def.id });
+  // Cluster topics are the plugin's own: two plugins never hear each other's frames.
+  const topic = (t: string) => `${def.id}:${t}`;
   return {
     id: def.id,
-    http,
-    api,
+    http: http as PluginContext['http'],
+    api: api as PluginContext['api'],
     logger,
     config: kernel.config,
     jobs: {
@@ -56,10 +62,29 @@ export function makePluginContext(http: FastifyInstance, api: FastifyInstance, k
       },
       on: (event, handler) => {
         kernel.bus.subscribe((e) => {
-          if (e.event === event) void Promise.resolve(handler(e)).catch((err) => logger.warn({ err: (err as Error).message, event }, 'event handler failed'));
+          if (e.event === event) void Promise.resolve(handler(e as never)).catch((err) => logger.warn({ err: (err as Error).message, event }, 'event handler failed'));
         });
       },
     },
+    cluster: {
+      get nodeId() {
+        return kernel.cluster.nodeId;
+      },
+      broadcast: (t, data) => kernel.cluster.broadcast(topic(t), data),
+      on: (t, handler) => kernel.cluster.on(topic(t), handler),
+      handle: (t, handler) => kernel.cluster.handle(topic(t), handler),
+      request: (t, data, opts) => kernel.cluster.request(topic(t), data, opts),
+    },
+    extensions: {
+      contribute: (point, value) => {
+        const list = kernel.extensions.get(point) ?? [];
+        // Tests build several apps in one process: a plugin contributes once per kernel.
+        list.push({ pluginId: def.id, value });
+        kernel.extensions.set(point, list);
+      },
+      list: (point) => (kernel.extensions.get(point) ?? []) as never,
+    },
+    query: async (q) => (await kernel.db.pool.query(q.text, q.values)).rows as never,
     realtime: kernel.realtime,
     settings: {
       get: async (tenantId, key) => {

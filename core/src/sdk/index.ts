@@ -5,13 +5,14 @@
  * migrations in dependency order, and hands `register(ctx)` typed services.
  */
 import type { PluginDefinition } from './types.ts';
+import { z } from './contract.ts';
 
 export type * from './types.ts';
 export * from './channel.ts';
+export * from './contract.ts';
+export { principalOf, escapeLike, sql, type PluginHttp, type SqlQuery } from './http.ts';
 export { AppError, ERRORS, type ErrorCode } from '../errors.ts';
 export { defineEntity } from '@mikro-orm/core';
-import { z } from 'zod';
-export { z };
 export { tenantFilter } from '../db/tenant-filter.ts';
 
 /** Declares a plugin. Returns the definition unchanged; exists for type inference and validation. */
@@ -41,3 +42,4 @@ export const queryDate = z
     }
     return d;
   });
+export type { UserEventData, MessageEventData } from '../events/kernel-events.ts';

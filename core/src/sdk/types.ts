@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntitySchema } from '@mikro-orm/core';
 import type { Logger } from 'pino';
@@ -6,6 +6,8 @@ import type { z } from 'zod';
 import type { AtendeConfig } from '../config.ts';
 import type { Readable } from 'node:stream';
 import type { ChannelAdapter, ChannelRecord, ChannelRuntime, InboundMessage, IngestResult } from './channel.ts';
+import type { AtendeEvents, AtendeExtensionPoints, Contract } from './contract.ts';
+import type { PluginHttp, SqlQuery } from './http.ts';
 
 /** Profiles of spec section 1. */
 export type Profile = 'user' | 'super' | 'admin' | 'superadmin';
@@ -119,9 +121,34 @@ export interface SettingsPort {
   set(tenantId: number, key: string, value: unknown): Promise<void>;
 }
 
+/** Domain events, typed by the install's `AtendeEvents` map (the kernel's and each plugin contract's). */
 export interface PluginEventsPort {
-  publish<T>(tenantId: number, event: string, data: T, rooms?: string[]): Promise<void>;
-  on(event: string, handler: (e: DeliveredEvent) => void | Promise<void>): void;
+  /** Publishes to the tenant's rooms (default the whole tenant) after sequencing; every node and browser in those rooms receives it. */
+  publish<K extends keyof AtendeEvents & string>(tenantId: number, event: K, data: AtendeEvents[K], rooms?: string[]): Promise<void>;
+  on<K extends keyof AtendeEvents & string>(event: K, handler: (e: DeliveredEvent<AtendeEvents[K]>) => void | Promise<void>): void;
+}
+
+/** Node-to-node messages (not domain events: no seq, no replay, never sent to browsers); topics are the plugin's own. */
+export interface PluginClusterPort {
+  /** This node's id. */
+  readonly nodeId: string;
+  broadcast(topic: string, data: unknown): Promise<void>;
+  on(topic: string, handler: (data: unknown, from: string) => void | Promise<void>): void;
+  /** Answers requests on a topic; return `undefined` when this node is not the one asked for. */
+  handle(topic: string, handler: (data: unknown) => Promise<unknown> | unknown): void;
+  /** First answer of any node (this one first); rejects with the answering node's error or after `timeoutMs`. */
+  request(topic: string, data: unknown, opts: { timeoutMs: number }): Promise<unknown>;
+}
+
+/**
+ * Typed extension points (`AtendeExtensionPoints`): a plugin offers a registry
+ * by declaring a point in its contract; others contribute to it; neither
+ * imports the other.
+ */
+export interface PluginExtensionsPort {
+  contribute<K extends keyof AtendeExtensionPoints & string>(point: K, value: AtendeExtensionPoints[K]): void;
+  /** Every contribution to a point, with the contributing plugin, in mount order. Read when needed (contributors may mount after the offering plugin). */
+  list<K extends keyof AtendeExtensionPoints & string>(point: K): { pluginId: string; value: AtendeExtensionPoints[K] }[];
 }
 
 /** Route options every plugin route may add; `menu` ties the route to the access map. */
@@ -141,11 +168,15 @@ export interface RouteAccess {
 
 export interface PluginContext {
   id: string;
-  /** Routes mounted at `/api/plugins/<id>`. */
-  http: FastifyInstance;
+  /** Routes mounted at `/api/plugins/<id>`, typed by their zod schemas. */
+  http: PluginHttp;
   /** Routes mounted at `/api`, for the paths the spec fixes (e.g. `/scheduleMessages`). */
-  api: FastifyInstance;
+  api: PluginHttp;
   events: PluginEventsPort;
+  cluster: PluginClusterPort;
+  extensions: PluginExtensionsPort;
+  /** Runs a statement built with the SDK's `sql` tag (hot paths only; the plugin's own tables or the kernel's read views). */
+  query<R = Record<string, unknown>>(q: SqlQuery): Promise<R[]>;
   jobs: JobsPort;
   realtime: RealtimePort;
   settings: SettingsPort;
@@ -294,6 +325,8 @@ export interface MessagesPort {
 export interface PluginDefinition {
   id: string;
   kind: PluginKind;
+  /** The plugin's `contract.ts`: its errors join the catalogue at mount (a code claimed twice stops boot). */
+  contract?: Contract<any, any>;
   /** Other plugin ids that must load first. */
   dependsOn?: string[];
   /** Human name shown in the admin screens. */

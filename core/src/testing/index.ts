@@ -171,6 +171,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     databaseUrl,
     redisUrl: useRedis ? env.REDIS_URL : undefined,
     namespace: `atende-t-${dbName}`,
+    strictResponses: true,
     dataDir: path.join(ROOT_DIR, '.atende-test', dbName),
     plugins: opts.plugins,
     shutdownTimeoutMs: 2000,

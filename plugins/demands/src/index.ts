@@ -1,4 +1,5 @@
-import { AppError, defineEntity, definePlugin, tenantFilter, z } from '@atende/core/sdk';
+import { AppError, defineEntity, definePlugin, idParam, principalOf, tenantFilter, z } from '@atende/core/sdk';
+import { contract, demand, demandInput } from './contract.ts';
 
 /** Demand reasons (motivos) chosen when a ticket is resolved (spec core.md §3 "Demand (motivo): name"). */
 export const Demand = defineEntity({
@@ -14,8 +15,6 @@ export const Demand = defineEntity({
   }),
 });
 
-const body = z.object({ name: z.string().trim().min(1, 'O campo nome é obrigatório').max(120) }).strict();
-const idParam = z.object({ id: z.coerce.number().int().positive() });
 const out = (d: { id: number; name: string; createdAt: Date }) => ({ id: d.id, name: d.name, createdAt: d.createdAt.toISOString() });
 
 export default definePlugin({
@@ -23,6 +22,7 @@ export default definePlugin({
   kind: 'feature',
   name: 'Motivos',
   description: 'Motivos (demandas) escolhidos ao resolver um atendimento.',
+  contract,
   entities: [Demand],
   migrations: [
     {
@@ -41,45 +41,58 @@ export default definePlugin({
   menus: [{ key: 'settings', label: 'menu.settings', route: '/configuracoes/motivos', profiles: ['admin', 'superadmin'] }],
   ui: true,
   register(ctx) {
-    const read = { config: { access: { menu: 'tickets' } } };
-    const write = { config: { access: { menu: 'settings' } } };
+    const tags = ['demands'];
+    const read = { access: { menu: 'tickets' } };
+    const write = { access: { menu: 'settings' } };
 
     // Every agent reads the list (they pick a reason when resolving); only settings users edit it.
-    ctx.http.get('/demands', read, async (req) => {
+    ctx.http.get('/demands', { config: read, schema: { operationId: 'listDemands', tags, summary: 'Lista os motivos', response: { 200: z.array(demand) } } }, async (req) => {
       const rows = await ctx.db(req).find(Demand, {}, { orderBy: { name: 'asc' } });
       return rows.map(out);
     });
 
-    ctx.http.post('/demands', { ...write, schema: { body } }, async (req, reply) => {
-      const em = ctx.db(req);
-      const { name } = req.body as z.infer<typeof body>;
-      const exists = await em.count(Demand, { name: { $ilike: name } });
-      if (exists) throw new AppError('ERR_VALIDATION', { details: 'já existe um motivo com este nome' });
-      const d = em.create(Demand, { tenantId: req.principal!.tenantId, name });
-      await em.flush();
-      await ctx.events.publish(req.principal!.tenantId, 'demand.created', out(d));
-      return reply.status(201).send(out(d));
-    });
+    ctx.http.post(
+      '/demands',
+      { config: write, schema: { operationId: 'createDemand', tags, summary: 'Cria um motivo', body: demandInput, response: { 201: demand } } },
+      async (req, reply) => {
+        const { tenantId } = principalOf(req);
+        const em = ctx.db(req);
+        if (await em.count(Demand, { name: { $ilike: req.body.name } })) throw new AppError('ERR_DEMAND_EXISTS');
+        const d = em.create(Demand, { tenantId, name: req.body.name });
+        await em.flush();
+        await ctx.events.publish(tenantId, 'demand.created', out(d));
+        return reply.status(201).send(out(d));
+      },
+    );
 
-    ctx.http.put('/demands/:id', { ...write, schema: { params: idParam, body } }, async (req) => {
-      const em = ctx.db(req);
-      const { id } = req.params as z.infer<typeof idParam>;
-      const d = await em.findOne(Demand, { id });
-      if (!d) throw new AppError('ERR_NOT_FOUND');
-      d.name = (req.body as z.infer<typeof body>).name;
-      await em.flush();
-      await ctx.events.publish(req.principal!.tenantId, 'demand.updated', out(d));
-      return out(d);
-    });
+    ctx.http.put(
+      '/demands/:id',
+      { config: write, schema: { operationId: 'updateDemand', tags, summary: 'Renomeia um motivo', params: idParam, body: demandInput, response: { 200: demand } } },
+      async (req) => {
+        const { tenantId } = principalOf(req);
+        const em = ctx.db(req);
+        const d = await em.findOne(Demand, { id: req.params.id });
+        if (!d) throw new AppError('ERR_NOT_FOUND');
+        if (await em.count(Demand, { name: { $ilike: req.body.name }, id: { $ne: d.id } })) throw new AppError('ERR_DEMAND_EXISTS');
+        d.name = req.body.name;
+        await em.flush();
+        await ctx.events.publish(tenantId, 'demand.updated', out(d));
+        return out(d);
+      },
+    );
 
-    ctx.http.delete('/demands/:id', { ...write, schema: { params: idParam } }, async (req, reply) => {
-      const em = ctx.db(req);
-      const { id } = req.params as z.infer<typeof idParam>;
-      const d = await em.findOne(Demand, { id });
-      if (!d) throw new AppError('ERR_NOT_FOUND');
-      await em.remove(d).flush();
-      await ctx.events.publish(req.principal!.tenantId, 'demand.deleted', { id });
-      return reply.status(204).send();
-    });
+    ctx.http.delete(
+      '/demands/:id',
+      { config: write, schema: { operationId: 'deleteDemand', tags, summary: 'Exclui um motivo', params: idParam, response: { 204: z.null() } } },
+      async (req, reply) => {
+        const { tenantId } = principalOf(req);
+        const em = ctx.db(req);
+        const d = await em.findOne(Demand, { id: req.params.id });
+        if (!d) throw new AppError('ERR_NOT_FOUND');
+        await em.remove(d).flush();
+        await ctx.events.publish(tenantId, 'demand.deleted', { id: req.params.id });
+        return reply.status(204).send(null);
+      },
+    );
   },
 });

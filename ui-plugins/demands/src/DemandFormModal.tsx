@@ -1,7 +1,8 @@
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { notify, usePluginTranslation } from '@atende/ui-shell/sdk';
+import { demandInput, type DemandInput } from '@atende/plugin-demands/contract';
 import { createDemand, demandsKey, updateDemand, type Demand } from './api.ts';
 
 interface Props {
@@ -11,15 +12,18 @@ interface Props {
   onClose: () => void;
 }
 
-/** Create or rename a demand; the name is required (inline message, spec "Demand: name"). */
+/** Create or rename a demand, validated by the same schema the server applies (the plugin's contract). */
 export function DemandFormModal({ opened, demand, onClose }: Props) {
   const { t } = usePluginTranslation('demands');
   const queryClient = useQueryClient();
-  const [name, setName] = useState(demand?.name ?? '');
-  const [error, setError] = useState<string | null>(null);
+  const form = useForm<DemandInput>({
+    initialValues: { name: demand?.name ?? '' },
+    validate: schemaResolver(demandInput, { sync: true }),
+    validateInputOnBlur: true,
+  });
 
   const save = useMutation({
-    mutationFn: (value: string) => (demand ? updateDemand(demand.id, value) : createDemand(value)),
+    mutationFn: (value: DemandInput) => (demand ? updateDemand(demand.id, value) : createDemand(value)),
     onSuccess: () => {
       notify.success(demand ? t('updated') : t('created'));
       void queryClient.invalidateQueries({ queryKey: demandsKey });
@@ -28,31 +32,20 @@ export function DemandFormModal({ opened, demand, onClose }: Props) {
     // Failures are toasted by the API client with the catalogue message; the form stays open.
   });
 
-  const submit = () => {
-    const value = name.trim();
-    if (!value) {
-      setError(t('nameRequired'));
-      return;
-    }
-    save.mutate(value);
-  };
+  // The schema's messages are Portuguese; the field shows the screen's own (translated) text for the one rule users meet.
+  const nameError = form.errors.name ? (form.values.name.trim() ? String(form.errors.name) : t('nameRequired')) : undefined;
 
   return (
     <Modal opened={opened} onClose={onClose} title={demand ? t('edit') : t('new')} centered>
-      <form onSubmit={(e) => { e.preventDefault(); submit(); }} noValidate>
+      <form onSubmit={form.onSubmit((values) => save.mutate(demandInput.parse(values)))} noValidate>
         <Stack>
           <TextInput
             label={t('name')}
             placeholder={t('namePlaceholder')}
             withAsterisk
-            maxLength={255}
-            value={name}
-            onChange={(e) => {
-              setName(e.currentTarget.value);
-              if (error) setError(null);
-            }}
-            onBlur={() => !name.trim() && setError(t('nameRequired'))}
-            error={error}
+            maxLength={120}
+            {...form.getInputProps('name')}
+            error={nameError}
             data-autofocus
           />
           <Group justify="flex-end" gap="xs">

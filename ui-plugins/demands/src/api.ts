@@ -1,11 +1,7 @@
 import { api } from '@atende/ui-shell/sdk';
+import type { Demand, DemandInput } from '@atende/plugin-demands/contract';
 
-/** A demand (motivo): the reason a ticket was opened or closed. */
-export interface Demand {
-  id: number;
-  name: string;
-  createdAt: string;
-}
+export type { Demand };
 
 const BASE = '/plugins/demands/demands';
 
@@ -14,6 +10,6 @@ export const demandsKey = ['plugins', 'demands', 'list'] as const;
 
 /** The table renders its own error box, so the list call is silent. */
 export const listDemands = (signal?: AbortSignal) => api.get<Demand[]>(BASE, { signal, silent: true });
-export const createDemand = (name: string) => api.post<Demand>(BASE, { name });
-export const updateDemand = (id: number, name: string) => api.put<Demand>(`${BASE}/${id}`, { name });
+export const createDemand = (input: DemandInput) => api.post<Demand>(BASE, input);
+export const updateDemand = (id: number, input: DemandInput) => api.put<Demand>(`${BASE}/${id}`, input);
 export const deleteDemand = (id: number) => api.delete(`${BASE}/${id}`);

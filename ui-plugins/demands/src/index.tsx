@@ -1,12 +1,15 @@
 import { defineUiPlugin } from '@atende/ui-shell/sdk';
+import { contract } from '@atende/plugin-demands/contract';
 import { locales } from './locales.ts';
 
 /**
- * Demand reasons (motivos), the `/configuracoes/motivos` settings screen.
- * The entry stays tiny: the screen itself loads when the route is opened.
+ * Demand reasons (motivos): the `/configuracoes/motivos` settings page, a tab
+ * of the CRM group. The entry stays tiny: the screen loads when opened.
  */
 export default defineUiPlugin({
   id: 'demands',
-  routes: [{ path: '/configuracoes/motivos', lazy: () => import('./DemandsPage.tsx'), menu: 'settings' }],
+  contract,
+  routes: [{ path: '/configuracoes/motivos', name: 'motivos', menu: 'settings', lazy: () => import('./DemandsPage.tsx') }],
+  settingsTabs: [{ path: '/configuracoes/motivos', group: 'crm', label: 'tab', order: 20 }],
   locales,
 });

@@ -4,6 +4,7 @@
  */
 export const locales: Record<string, Record<string, string>> = {
   pt: {
+    tab: 'Motivos',
     title: 'Motivos',
     description: 'Motivos de atendimento usados para classificar os tickets.',
     new: 'Novo motivo',
@@ -24,6 +25,7 @@ export const locales: Record<string, Record<string, string>> = {
     search: 'Buscar motivo',
   },
   en: {
+    tab: 'Reasons',
     title: 'Reasons',
     description: 'Service reasons used to classify tickets.',
     new: 'New reason',
@@ -44,6 +46,7 @@ export const locales: Record<string, Record<string, string>> = {
     search: 'Search reasons',
   },
   es: {
+    tab: 'Motivos',
     title: 'Motivos',
     description: 'Motivos de atención utilizados para clasificar las atenciones.',
     new: 'Nuevo motivo',
@@ -64,6 +67,7 @@ export const locales: Record<string, Record<string, string>> = {
     search: 'Buscar motivo',
   },
   de: {
+    tab: 'Anlässe',
     title: 'Anlässe',
     description: 'Anlässe, mit denen Tickets eingeordnet werden.',
     new: 'Neuer Anlass',
@@ -84,6 +88,7 @@ export const locales: Record<string, Record<string, string>> = {
     search: 'Anlässe suchen',
   },
   fr: {
+    tab: 'Motifs',
     title: 'Motifs',
     description: 'Motifs de contact utilisés pour classer les tickets.',
     new: 'Nouveau motif',
@@ -104,6 +109,7 @@ export const locales: Record<string, Record<string, string>> = {
     search: 'Rechercher un motif',
   },
   it: {
+    tab: 'Motivi',
     title: 'Motivi',
     description: 'Motivi di contatto usati per classificare i ticket.',
     new: 'Nuovo motivo',
@@ -124,6 +130,7 @@ export const locales: Record<string, Record<string, string>> = {
     search: 'Cerca motivo',
   },
   pl: {
+    tab: 'Powody',
     title: 'Powody',
     description: 'Powody kontaktu używane do klasyfikowania zgłoszeń.',
     new: 'Nowy powód',
@@ -144,6 +151,7 @@ export const locales: Record<string, Record<string, string>> = {
     search: 'Szukaj powodu',
   },
   ru: {
+    tab: 'Причины',
     title: 'Причины обращений',
     description: 'Причины, по которым классифицируются обращения.',
     new: 'Новая причина',

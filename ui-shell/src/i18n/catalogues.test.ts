@@ -26,10 +26,19 @@ describe('i18n catalogues', () => {
     expect(files).toEqual([...SPEC_LOCALES].sort());
   });
 
+  // A base language has every key; a regional variant (pt-br, en-gb, en-us, es-419) holds only
+  // the texts whose wording differs from its base, which i18next reads for the rest.
+  const REGIONAL = SPEC_LOCALES.filter((l) => l.includes('-'));
   for (const lng of SPEC_LOCALES) {
-    it(`${lng} has exactly the keys of pt, none empty, same placeholders`, () => {
+    it(`${lng} has ${REGIONAL.includes(lng) ? 'only keys of pt, differing from its base' : 'exactly the keys of pt'}, none empty, same placeholders`, () => {
       const cat = load(lng);
-      expect(Object.keys(cat).sort()).toEqual(Object.keys(pt).sort());
+      if (REGIONAL.includes(lng)) {
+        const base = load(lng.split('-')[0]!);
+        expect(Object.keys(cat).filter((k) => !(k in pt))).toEqual([]);
+        expect(Object.keys(cat).filter((k) => cat[k] === base[k]), `${lng} repeats its base`).toEqual([]);
+      } else {
+        expect(Object.keys(cat).sort()).toEqual(Object.keys(pt).sort());
+      }
       for (const [key, text] of Object.entries(cat)) {
         expect(text.trim(), `${lng}:${key} is empty`).not.toBe('');
         expect(placeholders(text), `${lng}:${key} placeholders`).toEqual(placeholders(pt[key]!));

@@ -3,7 +3,7 @@ import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tab
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
-import { sessionAtom, useAccess } from '@atende/ui-shell/sdk';
+import { sessionAtom, uiPluginsAtom, useAccess } from '@atende/ui-shell/sdk';
 import { Tooltip } from '../ui/overlays.tsx';
 import { visibleGroups, type NavItem } from './menu.ts';
 
@@ -13,7 +13,7 @@ function isActive(pathname: string, item: NavItem): boolean {
 
 function RailLink({ item, collapsed, active, onNavigate }: { item: NavItem; collapsed: boolean; active: boolean; onNavigate?: () => void }) {
   const { t } = useTranslation();
-  const label = t(`menu.${item.key}`);
+  const label = item.pluginId ? t(item.label, { ns: [item.pluginId, 'translation'] }) : t(item.label);
   const Icon = item.icon;
   const link = (
     <NavLink
@@ -42,7 +42,8 @@ export function NavRail({ collapsed, onToggle, onNavigate }: { collapsed: boolea
   const access = useAccess();
   const session = useAtomValue(sessionAtom);
   // The access map is the server's word on the profile; the stored session is only a fallback.
-  const groups = visibleGroups(access, access?.user?.profile ?? session?.profile);
+  const { plugins } = useAtomValue(uiPluginsAtom);
+  const groups = visibleGroups(access, access?.user?.profile ?? session?.profile, plugins);
   return (
     <Stack h="100%" gap={0}>
       <ScrollArea flex={1} type="scroll" px={collapsed ? 8 : 'sm'} py="sm">

@@ -1,127 +1,104 @@
 /**
- * The left rail, grouped as the spec's menus (core.md §6). Which items show
- * comes from the access map; when the server does not mention a key, the
- * spec's default menu set of the user's profile decides.
+ * The left rail, grouped as the spec's menus (core.md §6): the shell's own
+ * screens below, plus the entries each loaded remote declares for its
+ * screens (`defineUiPlugin({ menus })`). An entry shows only where a screen
+ * exists and the access map allows its key, so no menu leads to a 404.
  */
 import {
-  IconActivity, IconAddressBook, IconApi, IconBell, IconBolt, IconBrandWhatsapp, IconBuilding, IconCake,
-  IconCalendarTime, IconChartBar, IconChecklist, IconClock, IconCloudDownload, IconCreditCard, IconDatabase,
-  IconDeviceDesktopAnalytics, IconFileCertificate, IconKey, IconLayoutDashboard, IconLayoutKanban, IconLicense,
-  IconListCheck, IconMail, IconMessage2Check, IconMessageCircle, IconMessages, IconNotes, IconPackage, IconPalette,
-  IconPhone, IconPlugConnected, IconRobot, IconSend, IconSettings, IconSpeakerphone, IconStack2, IconStar, IconTags,
-  IconTerminal2, IconUserCog, IconUserShield, IconUsers, IconUsersGroup, type Icon,
+  IconAddressBook, IconBolt, IconBrandWhatsapp, IconDeviceDesktopAnalytics, IconLayoutDashboard, IconMessages,
+  IconPlugConnected, IconSettings, IconStack2, IconTags, IconUserCog, type Icon,
 } from '@tabler/icons-react';
-import type { AccessInfo, Profile } from '@atende/ui-shell/sdk';
-import type { MenuKey } from '../routes.tsx';
+import type { AccessInfo, MenuSection, Profile, UiPluginDefinition } from '@atende/ui-shell/sdk';
 
 export interface NavItem {
-  key: MenuKey;
+  key: string;
   path: string;
-  icon: Icon;
+  icon: Icon | NonNullable<UiPluginDefinition['menus']>[number]['icon'];
+  /** i18n key of the label; the shell's own use `menu.<key>`. */
+  label: string;
+  /** The remote that declared the entry (its namespace translates the label). */
+  pluginId?: string;
+  order: number;
 }
 
 export interface NavGroup {
-  key: 'service' | 'outreach' | 'management' | 'admin' | 'platform';
+  key: MenuSection;
   items: NavItem[];
 }
 
-export const NAV_GROUPS: NavGroup[] = [
-  {
-    key: 'service',
-    items: [
-      { key: 'dashboard', path: '/home', icon: IconLayoutDashboard },
-      { key: 'tickets', path: '/atendimento', icon: IconMessages },
-      { key: 'ticketPanel', path: '/painel-atendimentos', icon: IconDeviceDesktopAnalytics },
-      { key: 'contacts', path: '/contatos', icon: IconAddressBook },
-      { key: 'chat', path: '/chat-privado', icon: IconMessageCircle },
-      { key: 'kanban', path: '/kanban', icon: IconLayoutKanban },
-      { key: 'tasks', path: '/tarefas', icon: IconChecklist },
-    ],
-  },
-  {
-    key: 'outreach',
-    items: [
-      { key: 'campaigns', path: '/campanhas', icon: IconSpeakerphone },
-      { key: 'massSend', path: '/massa', icon: IconSend },
-      { key: 'groups', path: '/grupo', icon: IconUsersGroup },
-      { key: 'schedules', path: '/agendamentos', icon: IconCalendarTime },
-      { key: 'birthdays', path: '/aniversarios', icon: IconCake },
-      { key: 'closing', path: '/fechamento', icon: IconMessage2Check },
-      { key: 'chatbot', path: '/chat-flow', icon: IconRobot },
-    ],
-  },
-  {
-    key: 'management',
-    items: [
-      { key: 'channels', path: '/sessoes', icon: IconPlugConnected },
-      { key: 'queues', path: '/filas', icon: IconStack2 },
-      { key: 'teams', path: '/equipes', icon: IconUsers },
-      { key: 'users', path: '/usuarios', icon: IconUserCog },
-      { key: 'quickMessages', path: '/mensagens-rapidas', icon: IconBolt },
-      { key: 'tags', path: '/etiquetas', icon: IconTags },
-      { key: 'notes', path: '/notas', icon: IconNotes },
-      { key: 'protocols', path: '/protocolos', icon: IconFileCertificate },
-      { key: 'evaluations', path: '/avaliacoes', icon: IconStar },
-      { key: 'businessHours', path: '/horario-atendimento', icon: IconClock },
-      { key: 'reports', path: '/relatorios', icon: IconChartBar },
-    ],
-  },
-  {
-    key: 'admin',
-    items: [
-      { key: 'wavoip', path: '/wavoip', icon: IconPhone },
-      { key: 'api', path: '/api-service', icon: IconApi },
-      { key: 'settings', path: '/configuracoes', icon: IconSettings },
-    ],
-  },
-  {
-    key: 'platform',
-    items: [
-      { key: 'monitor', path: '/monitor', icon: IconActivity },
-      { key: 'subscription', path: '/assinatura', icon: IconLicense },
-      { key: 'tenants', path: '/tenants', icon: IconBuilding },
-      { key: 'userTenants', path: '/usuariotenants', icon: IconUserShield },
-      { key: 'email', path: '/configuracoesTenant', icon: IconMail },
-      { key: 'plans', path: '/planos', icon: IconPackage },
-      { key: 'payments', path: '/pagamentostenants', icon: IconCreditCard },
-      { key: 'channelsTenants', path: '/sessoestenants', icon: IconBrandWhatsapp },
-      { key: 'superadminApi', path: '/tenantApi', icon: IconKey },
-      { key: 'update', path: '/atualizar', icon: IconCloudDownload },
-      { key: 'customize', path: '/customizar', icon: IconPalette },
-      { key: 'notification', path: '/notificacao', icon: IconBell },
-      { key: 'queuesTasks', path: '/tenantsQueue', icon: IconListCheck },
-      { key: 'internalData', path: '/tenantsPk', icon: IconDatabase },
-      { key: 'terminal', path: '/terminal', icon: IconTerminal2 },
-    ],
-  },
-];
+const SECTIONS: MenuSection[] = ['service', 'outreach', 'management', 'admin', 'platform'];
 
-const ALL: MenuKey[] = ['dashboard', 'tickets', 'contacts', 'massSend', 'groups', 'chat', 'kanban', 'tasks'];
-const SUPER: MenuKey[] = [...ALL, 'channels', 'reports', 'queues', 'teams', 'quickMessages', 'chatbot', 'schedules', 'birthdays', 'closing', 'tags', 'notes', 'protocols', 'evaluations', 'businessHours', 'campaigns'];
-const ADMIN: MenuKey[] = [...SUPER, 'ticketPanel', 'users', 'wavoip', 'api', 'settings'];
-const SUPERADMIN: MenuKey[] = NAV_GROUPS.find((g) => g.key === 'platform')!.items.map((i) => i.key);
+const shell = (key: string, path: string, icon: Icon, order: number): NavItem => ({ key, path, icon, label: `menu.${key}`, order });
 
-/** The spec's default menu set of a profile. */
-export function defaultMenus(profile: Profile | undefined): ReadonlySet<MenuKey> {
+/** The shell's own screens in the rail (the remotes add theirs between, by `order`). */
+export const SHELL_ITEMS: Record<MenuSection, NavItem[]> = {
+  service: [
+    shell('dashboard', '/home', IconLayoutDashboard, 10),
+    shell('tickets', '/atendimento', IconMessages, 20),
+    shell('ticketPanel', '/painel-atendimentos', IconDeviceDesktopAnalytics, 30),
+    shell('contacts', '/contatos', IconAddressBook, 40),
+  ],
+  outreach: [],
+  management: [
+    shell('channels', '/sessoes', IconPlugConnected, 10),
+    shell('queues', '/filas', IconStack2, 20),
+    shell('users', '/usuarios', IconUserCog, 40),
+    shell('quickMessages', '/mensagens-rapidas', IconBolt, 50),
+    shell('tags', '/etiquetas', IconTags, 60),
+  ],
+  admin: [shell('settings', '/configuracoes', IconSettings, 30)],
+  platform: [shell('channelsTenants', '/sessoestenants', IconBrandWhatsapp, 80)],
+};
+
+const ALL = ['dashboard', 'tickets', 'contacts', 'massSend', 'groups', 'chat', 'kanban', 'tasks'];
+const SUPER = [...ALL, 'channels', 'reports', 'queues', 'teams', 'quickMessages', 'chatbot', 'schedules', 'birthdays', 'closing', 'tags', 'notes', 'protocols', 'evaluations', 'businessHours', 'campaigns'];
+const ADMIN = [...SUPER, 'ticketPanel', 'users', 'wavoip', 'api', 'settings'];
+
+/**
+ * The spec's default menu set of a profile (core.md §6), used only while the
+ * server's access map has not answered; a superadmin's are the platform entries.
+ */
+export function defaultMenus(profile: Profile | undefined, platformKeys: string[] = []): ReadonlySet<string> {
   switch (profile) {
-    case 'superadmin': return new Set(SUPERADMIN);
+    case 'superadmin': return new Set(['channelsTenants', ...platformKeys]);
     case 'admin': return new Set(ADMIN);
     case 'super': return new Set(SUPER);
     default: return new Set(ALL);
   }
 }
 
+/** Every rail entry: the shell's and the loaded remotes', by section and order. */
+export function allItems(plugins: UiPluginDefinition[]): Record<MenuSection, NavItem[]> {
+  const out = Object.fromEntries(SECTIONS.map((s) => [s, [...SHELL_ITEMS[s]]])) as Record<MenuSection, NavItem[]>;
+  const taken = new Set(SECTIONS.flatMap((s) => out[s].map((i) => i.path)));
+  for (const p of plugins) {
+    for (const m of p.menus ?? []) {
+      if (taken.has(m.path)) continue;
+      taken.add(m.path);
+      out[m.section].push({ key: m.key, path: m.path, icon: m.icon, label: m.label, pluginId: p.id, order: m.order });
+    }
+  }
+  for (const s of SECTIONS) out[s].sort((a, b) => a.order - b.order);
+  return out;
+}
+
 /** The rail for this user: groups with their visible items, empty groups dropped. */
-export function visibleGroups(access: AccessInfo | undefined, profile: Profile | undefined): NavGroup[] {
-  const defaults = defaultMenus(access?.superadmin ? 'superadmin' : profile);
+export function visibleGroups(access: AccessInfo | undefined, profile: Profile | undefined, plugins: UiPluginDefinition[] = []): NavGroup[] {
+  const items = allItems(plugins);
+  const defaults = defaultMenus(access?.superadmin ? 'superadmin' : profile, items.platform.map((i) => i.key));
   const blocked = Boolean(access?.tenant?.blocked) && !access?.superadmin;
-  const show = (key: MenuKey): boolean => {
-    if (blocked) return key === 'settings';
-    const server = access?.menus?.[key];
-    if (access?.superadmin && defaults.has(key)) return true;
-    return server ?? defaults.has(key);
+  const show = (item: NavItem): boolean => {
+    if (blocked) return item.key === 'settings';
+    if (access?.superadmin && defaults.has(item.key)) return true;
+    const server = access?.menus?.[item.key];
+    return server ?? (!item.pluginId && defaults.has(item.key));
   };
-  return NAV_GROUPS
-    .map((g) => ({ ...g, items: g.items.filter((i) => show(i.key)).map((i) => (blocked && i.key === 'settings' ? { ...i, path: '/configuracoesbloqueio' } : i)) }))
+  return SECTIONS
+    .map((key) => ({ key, items: items[key].filter(show).map((i) => (blocked && i.key === 'settings' ? { ...i, path: '/configuracoesbloqueio' } : i)) }))
     .filter((g) => g.items.length > 0);
+}
+
+/** The first screen the rail offers this user (the landing fallback while their profile's landing page is not installed). */
+export function firstMenuPath(access: AccessInfo | undefined, profile: Profile | undefined, plugins: UiPluginDefinition[]): string | undefined {
+  return visibleGroups(access, profile, plugins)[0]?.items[0]?.path;
 }

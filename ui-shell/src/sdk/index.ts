@@ -43,12 +43,12 @@ export { queryClient } from './query.ts';
 export { realtime, useRealtime, useRealtimeRoom, realtimeStatusAtom, RealtimeClient } from './realtime.ts';
 export type { RealtimeFrame, RealtimeHandler, RealtimeStatus } from './realtime.ts';
 /** Plugin contract. */
-export { defineUiPlugin, registerPluginLocales, usePluginTranslation, uiPluginsAtom } from './plugin.ts';
-export type { UiPluginDefinition, UiPluginRoute, UiPluginsState, WidgetZone, WidgetZoneProps, UiChannelType, ChannelFormProps, ChannelFormValue, ChannelFormChannel, ChannelConnectProps, ChannelConnectState, ComposerExtensionProps, ComposerTicket, ComposerTemplate, ComposerSendPayload } from './plugin.ts';
+export { defineUiPlugin, flattenRoutes, registerPluginLocales, usePluginTranslation, uiPluginsAtom } from './plugin.ts';
+export type { UiPluginDefinition, UiPluginRoute, UiMenuEntry, UiSettingsTab, MenuSection, ChannelDialogSection, ChannelDialogSectionProps, UiPluginsState, WidgetZone, WidgetZoneProps, UiChannelType, ChannelFormProps, ChannelFormValue, ChannelFormChannel, ChannelConnectProps, ChannelConnectState, ComposerExtensionProps, ComposerTicket, ComposerTemplate, ComposerSendPayload } from './plugin.ts';
 export { remoteName, REMOTE_EXPOSE } from './remote-name.ts';
 /** Formatting and validation helpers. */
 export { formatDate, formatDateTime, formatCurrency, datePattern } from './format.ts';
-export { isEmail, isCpf, isCnpj, isCpfOrCnpj, maskCpfCnpj, isStrongPassword } from './validation.ts';
+export { isEmail, isCpf, isCnpj, isCpfOrCnpj, cpfCnpjKind, maskCpfCnpj, isStrongPassword } from './validation.ts';
 /** Shared components. */
 export { PageHeader } from './components/PageHeader.tsx';
 export type { PageHeaderProps } from './components/PageHeader.tsx';

@@ -2,33 +2,106 @@ import i18next from 'i18next';
 import { atom } from 'jotai';
 import type { ComponentType, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { ErrorDefinition } from '@atende/core/contract';
 
 /**
  * Zones of the shell where remotes can mount widgets, with the props each
  * zone passes. Adding a zone is a change of this contract.
  */
 export interface WidgetZoneProps {
-  /** Right-hand contact panel of the ticket screen. */
+  /** Right-hand contact panel of the ticket screen (sections under the contact's fields). */
   'ticket.sidebar': { ticketId: number; contactId?: number };
   /** Action area of the ticket header. */
   'ticket.header': { ticketId: number };
+  /** The tool row under the ticket composer (beside emoji, attachments and audio). */
+  'ticket.composer': { ticketId: number; disabled?: boolean };
+  /** Sections at the end of the contact drawer (`/contatos`), for an existing contact. */
+  'contact.drawer': { contactId: number };
   /** Cards on the dashboard (`/home`). */
   'dashboard.cards': Record<string, never>;
   /** Extra items in the main layout header. */
   'layout.header': Record<string, never>;
 }
+
+/**
+ * A plugin's fields inside the channel dialog (`/sessoes`), for any channel
+ * type: saved in the plugin's own table, keyed by the channel. The shell
+ * shows each section as a tab of the dialog and calls `save` after the
+ * channel itself is saved (with its id), so the plugin stores its part.
+ */
+export interface ChannelDialogSection {
+  /** Tab label (i18n key in the remote's namespace or the shell's). */
+  label: string;
+  /** Position among the dialog's plugin tabs. */
+  order: number;
+  component: ComponentType<ChannelDialogSectionProps>;
+}
+
+export interface ChannelDialogSectionProps {
+  /** The channel being edited; absent while creating (the section saves once the channel exists). */
+  channelId?: number;
+  /** Channel type (`waba`, `telegram`…). */
+  channelType: string;
+  /**
+   * Registers how this section saves: the dialog calls it after saving the
+   * channel, with its id. Throwing shows the error in the dialog and keeps it open.
+   */
+  registerSave(save: (channelId: number) => Promise<void>): void;
+  disabled?: boolean;
+}
+
+/** The rail's groups (core.md §6 menus, in the spec's order). */
+export type MenuSection = 'service' | 'outreach' | 'management' | 'admin' | 'platform';
+
+/** A rail entry a remote adds for one of its screens; shown only while that screen is loaded and the access map allows its key. */
+export interface UiMenuEntry {
+  /** Menu key of the access map (`GET /api/me/access` → `menus`), declared by the server plugin's `menus`. */
+  key: string;
+  /** i18n key of the label (the remote's namespace first, then the shell's catalogue: `menu.<key>`). */
+  label: string;
+  icon: ComponentType<{ size?: number | string; stroke?: number }>;
+  /** Where the entry leads: a route this remote declares. */
+  path: string;
+  section: MenuSection;
+  /** Position in its section; the shell's own entries use multiples of 10 (dashboard 10, tickets 20…). */
+  order: number;
+}
+
+/** A settings page a remote adds under `/configuracoes`, shown as a tab in one of the spec's groups. */
+export interface UiSettingsTab {
+  /** Route path under `/configuracoes/` that this remote declares. */
+  path: string;
+  /** The spec's settings groups (administration.md §2). */
+  group: 'general' | 'bots' | 'integrations' | 'crm' | 'sessions';
+  label: string;
+  order: number;
+}
 export type WidgetZone = keyof WidgetZoneProps;
 
-/** A screen a remote provides for one of the spec's routes. */
+/**
+ * A screen a remote declares. The shell mounts it at `path` (react-router
+ * syntax, absolute: `/campanhas/:campanhaId`): inside the main layout (rail
+ * and header) unless `layout: 'standalone'`, and inside a shell layout whose
+ * path is its prefix (`/configuracoes/...` gets the settings tabs). A path
+ * the shell or another remote already declares is refused loudly.
+ */
 export interface UiPluginRoute {
-  /** The hash route path exactly as declared in the shell's route table (e.g. `/configuracoes/motivos`). */
+  /** Absolute hash route path (e.g. `/configuracoes/motivos`, `/campanhas/:campanhaId`). */
   path: string;
+  /** The spec's route name (administration.md §2), unique in the app. */
+  name?: string;
   /** Either a ready element… */
   element?: ReactNode;
   /** …or a lazily loaded screen (preferred: keeps the remote's entry tiny). */
   lazy?: () => Promise<{ default: ComponentType }>;
-  /** Menu key guarding the route, when it differs from the shell table's. */
+  /** Menu key of the access map guarding the route ('Acesso negado' when hidden). */
   menu?: string;
+  /** `standalone`: outside the main layout (full page, like the ticket screen and reports). Default `main`. */
+  layout?: 'main' | 'standalone';
+  /** The exact path redirects to this child (a parent with tabs, e.g. `/avaliacoes` → `/avaliacoes/listar`). */
+  redirect?: string;
+  /** Child screens rendered in this route's `<Outlet />` (the parent's screen wraps them). */
+  children?: UiPluginRoute[];
 }
 
 /** The provider part of a channel as the `/sessoes` form edits it (`config` and write-only `secrets` of `POST|PUT /api/channels`). */
@@ -136,7 +209,15 @@ export interface UiChannelType {
 export interface UiPluginDefinition {
   /** Same id as the server plugin (`plugins/<id>`), kebab-case. */
   id: string;
+  /** The server plugin's contract (`@atende/plugin-<id>/contract`): its error codes get their texts in every language. */
+  contract?: { id: string; errors: Record<string, ErrorDefinition> };
   routes: UiPluginRoute[];
+  /** Rail entries for this remote's screens. */
+  menus?: UiMenuEntry[];
+  /** Tabs this remote adds to `/configuracoes`. */
+  settingsTabs?: UiSettingsTab[];
+  /** Tabs this remote adds to the channel dialog on `/sessoes`, for every channel type. */
+  channelDialog?: ChannelDialogSection[];
   widgets?: { [Z in WidgetZone]?: ComponentType<WidgetZoneProps[Z]> };
   /** Channel types this remote fills in on `/sessoes` (channel plugins). */
   channels?: UiChannelType[];
@@ -155,19 +236,46 @@ const ID_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
  */
 export function defineUiPlugin(def: UiPluginDefinition): UiPluginDefinition {
   if (!ID_RE.test(def.id)) throw new Error(`UI plugin id "${def.id}" must be kebab-case`);
-  for (const r of def.routes) {
+  if (def.contract && def.contract.id !== def.id) throw new Error(`UI plugin ${def.id}: contract of "${def.contract.id}"`);
+  const check = (r: UiPluginRoute, parent?: string) => {
     if (!r.path.startsWith('/')) throw new Error(`UI plugin ${def.id}: route "${r.path}" must start with "/"`);
-    if ((r.element === undefined) === (r.lazy === undefined)) {
+    if (parent && !r.path.startsWith(`${parent}/`)) throw new Error(`UI plugin ${def.id}: child route "${r.path}" must be under "${parent}"`);
+    const renders = (r.element === undefined ? 0 : 1) + (r.lazy === undefined ? 0 : 1);
+    if (renders > 1 || (renders === 0 && !r.children?.length)) {
       throw new Error(`UI plugin ${def.id}: route "${r.path}" needs exactly one of element or lazy`);
     }
-  }
+    r.children?.forEach((c) => check(c, r.path));
+  };
+  def.routes.forEach((r) => check(r));
+  const paths = new Set(flattenRoutes(def.routes).map((r) => r.path));
+  for (const m of def.menus ?? []) if (!paths.has(m.path)) throw new Error(`UI plugin ${def.id}: menu ${m.key} leads to ${m.path}, which it does not declare`);
+  for (const tab of def.settingsTabs ?? []) if (!paths.has(tab.path)) throw new Error(`UI plugin ${def.id}: settings tab ${tab.path} is not one of its routes`);
   return Object.freeze({ ...def, routes: [...def.routes] });
 }
 
-/** Registers a plugin's strings as its own i18next namespace. */
+/** Every route of a list with its children, parents first. */
+export function flattenRoutes(routes: UiPluginRoute[]): UiPluginRoute[] {
+  return routes.flatMap((r) => [r, ...flattenRoutes(r.children ?? [])]);
+}
+
+/** Languages of the shell's catalogues; a plugin contract's texts go into each (regional ones read their base). */
+const CATALOGUES = ['pt', 'pt-br', 'en', 'en-gb', 'en-us', 'es', 'es-419', 'de', 'fr', 'it', 'pl', 'ru'] as const;
+
+/** Registers a plugin's strings as its own i18next namespace, and its contract's error texts as `errors.<CODE>` of the shell's. */
 export function registerPluginLocales(def: UiPluginDefinition): void {
   for (const [lng, strings] of Object.entries(def.locales ?? {})) {
     if (strings) i18next.addResourceBundle(lng.toLowerCase(), def.id, strings, true, true);
+  }
+  if (!def.contract) return;
+  for (const lng of CATALOGUES) {
+    const base = lng.split('-')[0]!;
+    const errors: Record<string, string> = {};
+    for (const [code, e] of Object.entries(def.contract.errors)) {
+      const text = (e.text as Record<string, string | undefined>)[lng] ?? (e.text as Record<string, string | undefined>)[base] ?? e.text.pt;
+      // The catalogue's placeholders are `{name}`; i18next reads `{{name}}`.
+      errors[code] = text.replace(/\{(\w+)\}/g, '{{$1}}');
+    }
+    i18next.addResourceBundle(lng, 'translation', { errors }, true, false);
   }
 }
 

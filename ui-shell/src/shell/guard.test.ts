@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { AccessInfo } from '@atende/ui-shell/sdk';
-import { allRoutes } from '../routes.tsx';
+import { allRoutes, type RouteDef } from '../routes.tsx';
 import { isDenied } from './guard.ts';
 
-const route = (path: string) => allRoutes().find((r) => r.path === path)!;
+/** The kanban remote declares its tags view under the kanban menu, with the spec's name 'tags'. */
+const KANBAN_ROUTES: RouteDef[] = [
+  { path: '/kanban/tags', name: 'tags', menu: 'kanban' },
+  { path: '/kanban/kanbans', name: 'kanbans', menu: 'kanban' },
+];
+const route = (path: string) => [...allRoutes(), ...KANBAN_ROUTES].find((r) => r.path === path)!;
 /** An agent: kanban visible, the admin-only menus (tags, queues) hidden. */
 const agent = { superadmin: false, menus: { kanban: true, tags: false, queues: false }, routes: {} } as unknown as AccessInfo;
 

@@ -8,7 +8,6 @@ import { redirect, type LoaderFunction } from 'react-router-dom';
 import { accessQuery, getSession, notify, queryClient, type AccessInfo } from '@atende/ui-shell/sdk';
 import type { RouteDef } from '../routes.tsx';
 import { logout } from './logout.ts';
-import { pluginsReady } from './plugins.ts';
 
 /** What a guarded route's loader hands to its element. */
 export interface GuardResult {
@@ -19,15 +18,15 @@ export interface GuardResult {
 const DENIED_FALLBACK = '/contatos';
 const BLOCKED_HOME = '/configuracoesbloqueio';
 
-/** The menu key guarding a path: the server's route map first, then the first segment, then the table. */
-export function menuKeyFor(def: RouteDef, access: AccessInfo, pluginMenu?: string): string | undefined {
+/** The menu key guarding a path: the server's route map first, then the first segment, then the route's own (shell table or remote). */
+export function menuKeyFor(def: RouteDef, access: AccessInfo): string | undefined {
   const first = `/${def.path.split('/')[1] ?? ''}`;
-  return access.routes?.[def.path] ?? access.routes?.[first] ?? pluginMenu ?? def.menu;
+  return access.routes?.[def.path] ?? access.routes?.[first] ?? def.menu;
 }
 
-export function isDenied(def: RouteDef, access: AccessInfo, pluginMenu?: string): boolean {
+export function isDenied(def: RouteDef, access: AccessInfo): boolean {
   if (access.superadmin) return false;
-  const key = menuKeyFor(def, access, pluginMenu);
+  const key = menuKeyFor(def, access);
   // A route guarded by a menu answers to that menu only: a child's name can repeat another
   // menu's key (/kanban/tags is named 'tags', like the admin-only tags menu) without being it.
   if (key !== undefined) return access.menus?.[key] === false;
@@ -61,10 +60,7 @@ export function guardLoader(def: RouteDef): LoaderFunction {
       notify.warning(i18next.t('session.accessDenied'));
       throw redirect(BLOCKED_HOME);
     }
-    // Only a route without a shell screen can be a plugin's: the shell's own
-    // screens never wait for the remotes to load (they come in after it paints).
-    const pluginMenu = def.screen ? undefined : (await pluginsReady()).routeFor(def.path)?.route.menu;
-    if (isDenied(def, access, pluginMenu)) {
+    if (isDenied(def, access)) {
       if (def.path === DENIED_FALLBACK) return { denied: true };
       notify.warning(i18next.t('session.accessDenied'));
       throw redirect(DENIED_FALLBACK);

@@ -9,6 +9,7 @@ import {
   REMOTE_EXPOSE,
   api,
   atendeStore,
+  flattenRoutes,
   getSession,
   loginEpochAtom,
   registerPluginLocales,
@@ -32,13 +33,17 @@ export interface RemoteEntry {
 export interface PluginSnapshot {
   plugins: UiPluginDefinition[];
   failed: Array<{ id: string; error: string; routes: string[] }>;
-  /** The plugin screen for a table path, if any. */
+  /** The top-level routes each remote declares, to mount (a path the shell or another remote already has is left out, and said so). */
+  mounts: Array<{ plugin: UiPluginDefinition; route: UiPluginRoute }>;
+  /** The plugin screen declared at a path (any depth), if any. */
   routeFor(path: string): { plugin: UiPluginDefinition; route: UiPluginRoute } | undefined;
   /** The failed remote that declared this path, if any. */
   failureFor(path: string): { id: string; error: string } | undefined;
+  /** Route collisions found while mounting (shown in the console and by the shell's tests). */
+  conflicts: string[];
 }
 
-const EMPTY: PluginSnapshot = { plugins: [], failed: [], routeFor: () => undefined, failureFor: () => undefined };
+const EMPTY: PluginSnapshot = { plugins: [], failed: [], mounts: [], conflicts: [], routeFor: () => undefined, failureFor: () => undefined };
 
 /** Accepts `[{id, entry?, routes?|menus?}]`, `['id']` or `{plugins: [...]}`. */
 export function normaliseEntries(answer: unknown): RemoteEntry[] {
@@ -68,26 +73,37 @@ async function initFederationHost(): Promise<void> {
 }
 
 function snapshotOf(plugins: UiPluginDefinition[], failed: PluginSnapshot['failed']): PluginSnapshot {
-  const known = new Set(allRoutes().map((r) => r.path));
+  const shell = new Set(allRoutes().map((r) => r.path));
   const byPath = new Map<string, { plugin: UiPluginDefinition; route: UiPluginRoute }>();
+  const mounts: PluginSnapshot['mounts'] = [];
+  const conflicts: string[] = [];
   for (const plugin of plugins) {
-    for (const route of plugin.routes) {
-      if (!known.has(route.path)) {
-        console.warn(`UI plugin ${plugin.id}: route ${route.path} is not in the route table; ignored`);
-      } else if (byPath.has(route.path)) {
-        console.warn(`UI plugin ${plugin.id}: route ${route.path} already provided by ${byPath.get(route.path)!.plugin.id}; ignored`);
-      } else {
-        byPath.set(route.path, { plugin, route });
-      }
+    const own = flattenRoutes(plugin.routes);
+    const clash = own.find((r) => shell.has(r.path) || byPath.has(r.path));
+    if (clash) {
+      // A route is declared once: a remote claiming a path the shell or another remote owns is refused whole, loudly.
+      const owner = shell.has(clash.path) ? 'the shell' : `plugin ${byPath.get(clash.path)!.plugin.id}`;
+      const msg = `UI plugin ${plugin.id}: route ${clash.path} is already declared by ${owner}; its routes are not mounted`;
+      console.error(msg);
+      conflicts.push(msg);
+      continue;
     }
+    for (const route of own) byPath.set(route.path, { plugin, route });
+    for (const route of plugin.routes) mounts.push({ plugin, route });
   }
   return {
     plugins,
     failed,
+    mounts,
+    conflicts,
     routeFor: (path) => byPath.get(path),
-    failureFor: (path) => failed.find((f) => f.routes.includes(path)),
+    failureFor: (path) => failed.find((f) => f.routes.some((r) => r === path || path.startsWith(`${r}/`))),
   };
 }
+
+/** The snapshot once loaded for this login (undefined while loading or logged out). */
+let settled: PluginSnapshot | undefined;
+export const loadedPlugins = (): PluginSnapshot | undefined => settled;
 
 async function loadAll(): Promise<PluginSnapshot> {
   atendeStore.set(uiPluginsAtom, { status: 'loading', plugins: [], failed: [] });
@@ -99,6 +115,7 @@ async function loadAll(): Promise<PluginSnapshot> {
     console.warn('Could not list UI plugins', e);
   }
   if (!entries.length) {
+    settled = EMPTY;
     atendeStore.set(uiPluginsAtom, { status: 'ready', plugins: [], failed: [] });
     return EMPTY;
   }
@@ -138,8 +155,10 @@ async function loadAll(): Promise<PluginSnapshot> {
       failed.push({ id: entry.id, error: r.reason instanceof Error ? r.reason.message : String(r.reason), routes: entry.routes ?? [] });
     }
   });
+  const snapshot = snapshotOf(plugins, failed);
+  settled = snapshot;
   atendeStore.set(uiPluginsAtom, { status: 'ready', plugins, failed: failed.map(({ id, error }) => ({ id, error })) });
-  return snapshotOf(plugins, failed);
+  return snapshot;
 }
 
 let loadedFor: number | undefined;
@@ -155,6 +174,7 @@ export function pluginsReady(): Promise<PluginSnapshot> {
   const epoch = atendeStore.get(loginEpochAtom);
   if (loadedFor !== epoch) {
     loadedFor = epoch;
+    settled = undefined;
     current = loadAll();
   }
   return current;

@@ -123,7 +123,5 @@ export async function verifyPassword(stored: string, plain: string): Promise<boo
 let dummy: Promise<string> | undefined;
 export const dummyHash = () => (dummy ??= hashPassword(`dummy-${Math.random()}`));
 
-/** Spec §5: at least 7 characters with letters, numbers and a special character. */
-export function isStrongPassword(p: string): boolean {
-  return p.length >= 7 && /[A-Za-zÀ-ÿ]/.test(p) && /\d/.test(p) && /[^A-Za-zÀ-ÿ0-9]/.test(p);
-}
+/** Spec §5: at least 7 characters with letters, numbers and a special character (the rule the screens use too). */
+export { isStrongPassword } from '../../validation/index.ts';
