@@ -137,9 +137,12 @@ function parentOf(route: UiPluginRoute): { id: string; path: string } {
  */
 function patchRemoteRoutes(): NonNullable<Parameters<typeof createHashRouter>[1]>['patchRoutesOnNavigation'] {
   let mounted: PluginSnapshot | undefined;
-  return async ({ matches, patch }) => {
+  return async ({ path, matches, patch }) => {
     if (!getSession()) return;
-    const unmatched = matches.length === 0 || matches[matches.length - 1]!.route.id === NOT_FOUND_ID;
+    const last = matches[matches.length - 1];
+    const trim = (p: string) => p.replace(/\/+$/, '') || '/';
+    // Nothing matched, only the catch-all did, or a shell layout matched part of the path (`/configuracoes` of `/configuracoes/motivos`).
+    const unmatched = !last || last.route.id === NOT_FOUND_ID || trim(last.pathname) !== trim(path);
     const snapshot = unmatched ? await pluginsReady() : loadedPlugins();
     if (!snapshot || snapshot === mounted) return;
     mounted = snapshot;
