@@ -11,7 +11,7 @@ import { userRoutes } from './identity/user-routes.ts';
 import { accessRoutes } from './access/routes.ts';
 import { mailMigrations } from './mail/mailer.ts';
 import { mailRoutes } from './mail/routes.ts';
-import { platformRoutes } from './platform/routes.ts';
+import { platformMigrations, platformRoutes } from './platform/routes.ts';
 import { realtimeRoutes } from '../realtime/routes.ts';
 import { presenceMigrations } from '../realtime/presence.ts';
 import { Channel, Contact, Queue, QuickMessage, Tag } from './conversations/entities.ts';
@@ -45,7 +45,7 @@ export const kernelModules: KernelModule[] = [
   },
   { name: 'mail', entities: [], migrations: mailMigrations, routes: mailRoutes },
   { name: 'access', entities: [], migrations: [], routes: accessRoutes },
-  { name: 'platform', entities: [], migrations: [], routes: platformRoutes },
+  { name: 'platform', entities: [], migrations: platformMigrations, routes: platformRoutes },
   { name: 'realtime', entities: [], migrations: presenceMigrations, routes: realtimeRoutes },
   { name: 'conversations', entities: [Queue, Tag, QuickMessage, Contact, Channel], migrations: conversationMigrations, routes: conversationRoutes },
   catalogModule,

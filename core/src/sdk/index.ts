@@ -13,6 +13,7 @@ export { defineEntity } from '@mikro-orm/core';
 import { z } from 'zod';
 export { z };
 export { tenantFilter } from '../db/tenant-filter.ts';
+export { OutboundBlockedError, hostMatches, type OutboundOptions, type OutboundPort } from '../net/outbound.ts';
 
 /** Declares a plugin. Returns the definition unchanged; exists for type inference and validation. */
 export function definePlugin(def: PluginDefinition): PluginDefinition {
