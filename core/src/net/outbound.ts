@@ -4,7 +4,7 @@ import https from 'node:https';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
-import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from 'undici';
+import { Agent, buildConnector, FormData as UndiciFormData, fetch as undiciFetch, type Dispatcher } from 'undici';
 import { AppError } from '../errors.ts';
 import { hostMatches, inAny, isPublicAddress, normalizeHost, parseAllowList, parseIp, type AllowList } from './addresses.ts';
 
@@ -195,7 +195,16 @@ export class OutboundGuard implements OutboundPort {
     const signal = init.signal ?? AbortSignal.timeout(opts.timeoutMs ?? 20_000);
     let current = await this.assertPublicUrl(url, opts);
     let method = (init.method ?? 'GET').toUpperCase();
-    let body = init.body;
+    let body: unknown = init.body;
+    // The platform's FormData is not undici's own class, which would send it as text: copied entry by entry (files stay lazy blobs).
+    if (body instanceof FormData) {
+      const copy = new UndiciFormData();
+      for (const [k, v] of body) {
+        if (typeof v === 'string') copy.append(k, v);
+        else copy.append(k, v, v.name);
+      }
+      body = copy;
+    }
     const headers = new Headers(init.headers as HeadersInit | undefined);
     for (let hop = 0; ; hop++) {
       const res = (await undiciFetch(current, {
