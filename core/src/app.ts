@@ -32,6 +32,8 @@ import { kernelModules } from './modules/index.ts';
 import { installSecret } from './modules/identity/tokens.ts';
 import { LocalMediaStore } from './storage/local.ts';
 import { mountPlugin } from './plugins/context.ts';
+import { OutboundGuard } from './net/outbound.ts';
+import { loadOutboundAllow, OUTBOUND_ALLOW_CHANGED } from './modules/platform/routes.ts';
 import type { PluginDefinition, RouteAccess } from './sdk/types.ts';
 
 export interface BuildOptions {
@@ -68,6 +70,9 @@ function withoutNul(v: unknown): unknown {
   }
   return v;
 }
+
+/** What a caller-supplied `x-request-id` may look like (UUIDs, ULIDs, trace ids). */
+const REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
 
 /** Kernel migration modules in dependency order, then each plugin's in plugin dependency order. */
 
@@ -170,6 +175,11 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
     channelAdapters: new Map(),
     channelPlugins: new Map(),
     storage: new LocalMediaStore(path.join(config.dataDir, 'media'), await installSecret(db.pool, 'media')),
+    outbound: new OutboundGuard({
+      allow: config.outboundAllow,
+      loadAllow: () => loadOutboundAllow(db.pool),
+      onBlocked: (target, reason) => logger.warn({ event: 'outbound.blocked', target, reason }, 'outbound request refused'),
+    }),
     hooks: { afterInbound: new HookList(logger, 'afterInbound') },
     templateProviders: new Map(),
     routes: [],
@@ -179,10 +189,16 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
 
   const serverOpts: FastifyServerOptions = {
     loggerInstance: logger,
-    genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].length <= 64 ? req.headers['x-request-id'] : randomUUID()),
+    // A caller's request id is kept only when it is a plain token: it is echoed in a header and written to every log line.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
     requestIdHeader: false,
     bodyLimit: 2 * 1024 * 1024,
-    trustProxy: true,
+    // X-Forwarded-For is believed only from the proxies the operator named (TRUST_PROXY); by default nobody's.
+    // Fastify takes a hop count too, though its types do not say so.
+    trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
     // While draining, requests still reach the onRequest hook below, which answers 503 with the catalogue's ERR_SHUTTING_DOWN instead of Fastify's bare 503.
     return503OnClosing: false,
     // Registering every module and plugin can take longer than Fastify's 10 s default on a loaded machine; a slow start is not a failed one.
@@ -192,6 +208,9 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
   };
   const app = Fastify(serverOpts).withTypeProvider<ZodTypeProvider>();
+  const unsubscribeOutbound = bus.subscribe((e) => {
+    if (e.event === OUTBOUND_ALLOW_CHANGED) kernel.outbound.invalidate();
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializer(config, logger));
   app.decorate('kernel', kernel);
@@ -298,6 +317,8 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
     await presence.close();
     await jobs.close(config.shutdownTimeoutMs);
     for (const fn of kernel.onClose) await fn().catch((err) => logger.warn({ err: (err as Error).message }, 'close hook failed'));
+    unsubscribeOutbound();
+    await kernel.outbound.close();
     await bus.close();
     await kernel.cluster.close();
     await db.close();

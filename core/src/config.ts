@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { isStrongPassword } from './validation/index.ts';
+import { parseAllowList, parseCidr } from './net/addresses.ts';
 
 /**
  * Install configuration. Read once from the environment (the only place in the
@@ -43,6 +44,27 @@ export const configSchema = z.object({
   ATENDE_METRICS_TOKEN: z.string().min(16).optional(),
   ATENDE_API_DOCS: z.enum(['login', 'open', 'off']).default('login'),
   SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
+  /**
+   * Hosts and address ranges tenant-configured destinations may reach although they are not
+   * public (on-premise providers, an internal SMTP relay): `smtp.corp.local,10.20.0.0/16`.
+   */
+  ATENDE_OUTBOUND_ALLOW: z
+    .string()
+    .refine((v) => parseAllowList(v.split(',')).invalid.length === 0, 'use nomes de host, endereços IP ou faixas CIDR separados por vírgula')
+    .optional(),
+  /**
+   * Which proxies in front of the server to believe about the client's address
+   * (`X-Forwarded-For`): a hop count (`1`), or addresses/CIDRs (`10.0.0.1,10.1.0.0/16`,
+   * also `loopback`, `linklocal`, `uniquelocal`). Unset: none, the socket's address counts.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .refine(
+      (v) => /^\d{1,2}$/.test(v) || v.split(',').every((x) => ['loopback', 'linklocal', 'uniquelocal'].includes(x.trim()) || !!parseCidr(x.trim())),
+      'use um número de saltos (1) ou endereços/faixas CIDR separados por vírgula',
+    )
+    .optional(),
   SMTP_FROM: z.string().optional(),
 });
 
@@ -73,6 +95,10 @@ export interface AtendeConfig {
    * catch the drift, otherwise it is logged and the answer sent as the handler built it.
    */
   strictResponses?: boolean;
+  /** Extra destinations the outbound guard lets through (ATENDE_OUTBOUND_ALLOW); the superadmin adds more at run time. */
+  outboundAllow: string[];
+  /** Fastify's `trustProxy`: false (default), a hop count, or the proxies' addresses. */
+  trustProxy: false | number | string[];
   /** Workspace root: where plugins/ and ui-plugins/ live. */
   rootDir: string;
   /** Prefix for Redis keys and job queues, so several installs (or test workers) share one Redis. */
@@ -119,6 +145,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: c.SMTP_URL,
     smtpFrom: c.SMTP_FROM,
     apiDocs: c.ATENDE_API_DOCS,
+    outboundAllow: (c.ATENDE_OUTBOUND_ALLOW ?? '').split(',').map((x) => x.trim()).filter(Boolean),
+    trustProxy: !c.TRUST_PROXY ? false : /^\d+$/.test(c.TRUST_PROXY) ? Number(c.TRUST_PROXY) : c.TRUST_PROXY.split(',').map((x) => x.trim()).filter(Boolean),
     rootDir,
     namespace: c.ATENDE_NAMESPACE,
     ...overrides,

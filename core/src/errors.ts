@@ -86,7 +86,7 @@ export const ERRORS = {
   ERR_FILE_TOO_LARGE: e(413, 'Arquivo muito grande', 'File too large'),
   ERR_DELETE_USER: e(400, 'Não é possível deletar o usuário', 'The user cannot be deleted'),
   ERR_LAST_ADMIN: e(400, 'O último administrador ativo da empresa não pode ser rebaixado nem desativado', 'The last active administrator of the company cannot be demoted or disabled'),
-  ERR_SMTP_SEND: e(502, 'Não foi possível enviar o e-mail: {details}', 'Could not send the email: {details}'),
+  ERR_SMTP_SEND: e(502, 'Não foi possível enviar o e-mail. Confira o servidor, a porta, a segurança (SSL/TLS) e as credenciais.', 'Could not send the email. Check the server, port, security (SSL/TLS) and credentials.'),
   ERR_SMTP_NOT_CONFIGURED: e(400, 'Nenhum servidor SMTP configurado', 'No SMTP server configured'),
   ERR_SETTINGS_CONFLICT: e(400, 'Estas opções não podem ser combinadas: ocultar tickets atribuídos a outros, ocultar tickets do chatbot e mostrar tickets sem usuário ou fila', 'These options cannot be combined: hide tickets assigned to others, hide chatbot tickets and show tickets without user or queue'),
   // --- contacts and catalogue (tags, queues, quick messages) ---
@@ -116,6 +116,9 @@ export const ERRORS = {
   ERR_CAMPAIGN_PAST_START: e(400, 'A data de início não pode ser anterior a agora', 'The start cannot be before now'),
   ERR_CAMPAIGN_NO_CONTACTS: e(400, 'Vincule contatos antes de agendar a campanha', 'Link contacts before scheduling the campaign'),
   ERR_SCHEDULE_NOT_PENDING: e(409, 'Este agendamento já foi enviado e não pode ser alterado', 'This scheduled message was already sent and cannot be changed'),
+  // --- outbound requests (docs/security.md) ---
+  ERR_OUTBOUND_BLOCKED: e(400, 'Endereço de destino não permitido: endereços locais, privados ou internos só podem ser usados se o superadmin liberá-los', 'Destination address not allowed: local, private or internal addresses can only be used if the superadmin allows them'),
+  ERR_PROVIDER_URL_LOCKED: e(403, 'Somente o superadmin pode apontar este canal para outro servidor; deixe o campo em branco para usar o endereço oficial ({host})', 'Only the superadmin can point this channel at another server; leave the field blank to use the official address ({host})'),
   // --- generic input ---
   ERR_VALIDATION: e(400, 'Verifique os erros: {details}', 'Check the errors: {details}'),
   ERR_REQUIRED_FIELD: e(400, 'O campo {field} é obrigatório', 'The field {field} is required'),

@@ -10,6 +10,7 @@ import type { BullJobs } from './jobs/bullmq.ts';
 import type { ChannelAdapter } from './sdk/channel.ts';
 import type { LocalMediaStore } from './storage/local.ts';
 import type { ClusterPort } from './events/cluster.ts';
+import type { OutboundGuard } from './net/outbound.ts';
 
 /** An ordered list of async hooks; one failing hook is logged and does not stop the others. */
 export class HookList<T> {
@@ -63,6 +64,8 @@ export interface Kernel {
   /** The plugin that registered each channel type: a type whose plugin a tenant has switched off is not offered to it. */
   channelPlugins: Map<string, string>;
   storage: LocalMediaStore;
+  /** The one guarded client for destinations a tenant can influence (docs/security.md). */
+  outbound: OutboundGuard;
   hooks: { afterInbound: HookList<AfterInbound> };
   /** Values of template variables that live in plugin tables (`kanban`), registered through `ctx.templates.provide`. */
   templateProviders: Map<string, (facts: { tenantId: number; contactId: number | null; kanban: number | null }) => Promise<string | null | undefined> | string | null | undefined>;

@@ -12,7 +12,7 @@ import { accessRoutes } from './access/routes.ts';
 import { docsSessionRoute } from '../http/docs.ts';
 import { mailMigrations } from './mail/mailer.ts';
 import { mailRoutes } from './mail/routes.ts';
-import { platformRoutes } from './platform/routes.ts';
+import { platformMigrations, platformRoutes } from './platform/routes.ts';
 import { realtimeRoutes } from '../realtime/routes.ts';
 import { presenceMigrations } from '../realtime/presence.ts';
 import { Channel, Contact, Queue, QuickMessage, Tag } from './conversations/entities.ts';
@@ -54,7 +54,7 @@ export const kernelModules: KernelModule[] = [
       await docsSessionRoute(app, kernel);
     },
   },
-  { name: 'platform', entities: [], migrations: [], routes: platformRoutes },
+  { name: 'platform', entities: [], migrations: platformMigrations, routes: platformRoutes },
   { name: 'realtime', entities: [], migrations: presenceMigrations, routes: realtimeRoutes },
   { name: 'conversations', entities: [Queue, Tag, QuickMessage, Contact, Channel], migrations: conversationMigrations, routes: conversationRoutes },
   catalogModule,

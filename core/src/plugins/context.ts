@@ -125,6 +125,7 @@ export function makePluginContext(http: FastifyInstance, api: FastifyInstance, k
       authState: (channelId) => authState(kernel, channelSessions(kernel), channelId),
     },
     storage: { save: (tenantId, name, mimetype, stream) => kernel.storage.save(tenantId, name, mimetype, stream) },
+    outbound: kernel.outbound,
     messages: {
       ingest: (msg) => ingestInbound(kernel, msg),
       ack: (tenantId, channelId, providerId, status, reason) => applyAck(kernel, tenantId, channelId, providerId, status, reason),

@@ -212,6 +212,14 @@ export interface ChannelAdapter {
    */
   lockedName?: boolean;
   /**
+   * Fields of `config` holding a provider base URL, each with the provider's
+   * official URL (`{ graphBaseUrl: 'https://graph.facebook.com' }`). The
+   * kernel lets only the superadmin point a channel at another server; a
+   * tenant admin may leave the field blank, use the official host, or a host
+   * on the superadmin's outbound allow-list (docs/security.md).
+   */
+  providerUrls?: Record<string, string>;
+  /**
    * Validates and normalises the adapter's part of a channel before it is
    * saved (create and edit). `current` is the saved channel on edit; secrets
    * the admin left blank are already filled from it. Throw an `AppError` with
@@ -281,4 +289,20 @@ export class ChannelError extends Error {
     super(message);
     this.name = 'ChannelError';
   }
+}
+
+/**
+ * A provider's own words, fit to show an admin or store as a failure reason:
+ * printable text only (no markup, control or direction characters), spaces
+ * collapsed, at most `max` characters. Provider bodies are the remote's text:
+ * never put them anywhere unshortened.
+ */
+export function providerReason(text: unknown, max = 120): string {
+  if (typeof text !== 'string') return '';
+  const clean = text
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }

@@ -14,6 +14,7 @@ export { principalOf, escapeLike, sql, type PluginHttp, type SqlQuery } from './
 export { AppError, ERRORS, type ErrorCode } from '../errors.ts';
 export { defineEntity } from '@mikro-orm/core';
 export { tenantFilter } from '../db/tenant-filter.ts';
+export { OutboundBlockedError, hostMatches, type OutboundOptions, type OutboundPort } from '../net/outbound.ts';
 
 /** Declares a plugin. Returns the definition unchanged; exists for type inference and validation. */
 export function definePlugin(def: PluginDefinition): PluginDefinition {

@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream';
 import type { ChannelAdapter, ChannelRecord, ChannelRuntime, InboundMessage, IngestResult } from './channel.ts';
 import type { AtendeEvents, AtendeExtensionPoints, Contract } from './contract.ts';
 import type { PluginHttp, SqlQuery } from './http.ts';
+import type { OutboundPort } from '../net/outbound.ts';
 
 /** Profiles of spec section 1. */
 export type Profile = 'user' | 'super' | 'admin' | 'superadmin';
@@ -204,6 +205,13 @@ export interface PluginContext {
   /** The kernel's contact changes a plugin may make (kanban lane, wallets, tags); each publishes `contact.updated`. */
   contacts: ContactsPort;
   templates: TemplatesPort;
+  /**
+   * The guarded client for every destination a tenant can influence (base URLs, media URLs a
+   * provider hands out, webhooks, SMTP): private, loopback and link-local addresses are refused
+   * unless the superadmin allowed them (docs/security.md). Never call `fetch` or open sockets to
+   * such destinations directly.
+   */
+  outbound: OutboundPort;
 }
 
 /** Template variables (`{{name}}`, `{{greeting}}`, `{{protocol}}`…, core.md §3): one renderer for every sender. */

@@ -175,6 +175,9 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     dataDir: path.join(ROOT_DIR, '.atende-test', dbName),
     plugins: opts.plugins,
     shutdownTimeoutMs: 2000,
+    // The local fake providers listen on 127.0.0.1: the kit allows that host explicitly, as a superadmin would
+    // allow an on-premise provider; the guard stays on (R9 passes its own list).
+    outboundAllow: ['127.0.0.1'],
     ...opts.config,
   };
   const app = await buildApp(config, { logger: pino({ level: config.logLevel }), workers: opts.workers });

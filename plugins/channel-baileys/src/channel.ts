@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { AnyMessageContent, ConnectionState, GroupMetadata, WAMessage, WAMessageKey, WAMessageUpdate, MessageUserReceiptUpdate, BaileysEventMap } from '@whiskeysockets/baileys';
 import {
   AppError,
   ChannelError,
+  hostMatches,
   type ChannelAdapter,
   type ChannelErrorCode,
   type ChannelRecord,
@@ -51,6 +52,8 @@ export const configSchema = z
   .passthrough();
 
 const RPC_EVENT = 'channel-baileys.rpc';
+/** Where WhatsApp serves media: a media URL in a message is fetched only from these (or a host the superadmin allowed). */
+const WHATSAPP_MEDIA_HOSTS = ['*.whatsapp.net'];
 const GROUP_TTL_MS = 5 * 60_000;
 const MAX_REMEMBERED = 2000;
 const ON_DEMAND = 6; // proto.HistorySync.HistorySyncType.ON_DEMAND
@@ -517,7 +520,9 @@ export class BaileysChannel {
     };
     if (parsed.media) {
       try {
-        const stream = (await s.lib.downloadMediaMessage(m, 'stream', {}, { logger: this.ctx.logger as never, reuploadRequest: (x) => s.sock!.updateMediaMessage(x) })) as unknown as Readable;
+        await this.checkMediaHost(s, m);
+        // The download's connection goes through the kernel's guard too (no internal addresses, checked after DNS).
+        const stream = (await s.lib.downloadMediaMessage(m, 'stream', { options: { dispatcher: this.ctx.outbound.dispatcher } as never }, { logger: this.ctx.logger as never, reuploadRequest: (x) => s.sock!.updateMediaMessage(x) })) as unknown as Readable;
         const stored = await this.ctx.storage.save(s.channel.tenantId, parsed.media.name, parsed.media.mimetype, stream);
         msg.media = { url: stored.url, mimetype: stored.mimetype, name: stored.name };
       } catch (err) {
@@ -529,6 +534,29 @@ export class BaileysChannel {
       }
     }
     return msg;
+  }
+
+  /**
+   * The media URL comes inside the sender's message, so anyone can write one:
+   * it is fetched only from WhatsApp's media servers (or a host the superadmin
+   * allowed), the way Baileys builds it (the direct path on the URL's host).
+   */
+  private async checkMediaHost(s: Session, m: WAMessage) {
+    const content = s.lib.extractMessageContent(m.message);
+    const type = content ? s.lib.getContentType(content) : undefined;
+    const media = (type ? (content as Record<string, unknown>)[type] : undefined) as { url?: string | null; directPath?: string | null } | undefined;
+    let host = 'mmg.whatsapp.net';
+    if (media?.url) {
+      try {
+        host = new URL(media.url).hostname;
+      } catch {
+        throw new ChannelError('ERR_WAPP_DOWNLOAD_MEDIA', 'endereço da mídia inválido', true);
+      }
+    }
+    if (!WHATSAPP_MEDIA_HOSTS.some((p) => hostMatches(host, p)) && !(await this.ctx.outbound.isAllowedHost(host))) {
+      this.ctx.logger.warn({ channelId: s.channel.id, host }, 'baileys media URL outside WhatsApp refused');
+      throw new ChannelError('ERR_WAPP_DOWNLOAD_MEDIA', 'mídia fora dos servidores do WhatsApp recusada', true);
+    }
   }
 
   private async ingestLive(s: Session, m: WAMessage) {
@@ -669,11 +697,18 @@ export class BaileysChannel {
     return found.jid;
   }
 
-  private mediaContent(msg: OutboundMessage): AnyMessageContent {
+  private async mediaContent(msg: OutboundMessage): Promise<AnyMessageContent> {
     const media = msg.media!;
-    const source = media.path && fs.existsSync(media.path) ? media.path : media.url && /^https?:\/\//.test(media.url) ? media.url : undefined;
-    if (!source) throw new ChannelError('ERR_WAPP_DOWNLOAD_MEDIA', 'arquivo da mensagem não encontrado no armazenamento', true);
-    const upload = { url: source };
+    let upload: { url: string } | { stream: Readable };
+    if (media.path && fs.existsSync(media.path)) upload = { url: media.path };
+    else if (media.url && /^https?:\/\//.test(media.url)) {
+      // A link (a quick message's URL, a forwarded provider link) is fetched here through the guard, never by Baileys itself.
+      const res = await this.ctx.outbound.fetch(media.url, { signal: AbortSignal.timeout(60_000) }).catch((err: Error) => {
+        throw new ChannelError('ERR_WAPP_DOWNLOAD_MEDIA', (err as { code?: string }).code === 'ERR_OUTBOUND_BLOCKED' ? 'endereço da mídia não permitido' : 'não foi possível baixar a mídia do link', true);
+      });
+      if (!res.ok || !res.body) throw new ChannelError('ERR_WAPP_DOWNLOAD_MEDIA', `não foi possível baixar a mídia do link (HTTP ${res.status})`, res.status < 500);
+      upload = { stream: Readable.fromWeb(res.body as never) };
+    } else throw new ChannelError('ERR_WAPP_DOWNLOAD_MEDIA', 'arquivo da mensagem não encontrado no armazenamento', true);
     const caption = msg.body || undefined;
     switch (media.kind) {
       case 'image':
@@ -695,7 +730,7 @@ export class BaileysChannel {
     const jid = msg.to.isGroup ? jidOf(msg.to.externalId) : await this.recipient(s, msg.to.externalId);
     const quoted = msg.quotedProviderId ? await this.storedMessage(s.channel, msg.quotedProviderId) : undefined;
     let content: AnyMessageContent;
-    if (msg.media) content = this.mediaContent(msg);
+    if (msg.media) content = await this.mediaContent(msg);
     else if (msg.buttons?.length) {
       // No buttons from a WhatsApp Web client: the options go as a numbered list the customer answers by number.
       content = { text: [msg.body, '', ...msg.buttons.map((b, i) => `${i + 1}. ${b.label}`)].join('\n').trim() };

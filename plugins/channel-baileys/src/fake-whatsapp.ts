@@ -393,8 +393,12 @@ export class FakeSocket implements WhatsAppSocket {
     let media: SentRecord['media'];
     const kind = (['image', 'video', 'audio', 'document', 'sticker'] as const).find((k) => c[k]);
     if (kind) {
-      const src = c[kind].url as string;
-      const size = src.startsWith('http') ? 0 : fs.statSync(src).size;
+      // Like Baileys: a local path is read from disk, a stream (a link the plugin fetched) is read to the end.
+      let size: number;
+      if (c[kind].stream) {
+        size = 0;
+        for await (const chunk of c[kind].stream as AsyncIterable<Buffer>) size += chunk.length;
+      } else size = fs.statSync(c[kind].url as string).size;
       media = { kind, mimetype: c.mimetype, name: c.fileName, size, ptt: c.ptt };
       message = { [`${kind}Message`]: { url: 'https://mmg.whatsapp.net/fake', mimetype: c.mimetype, caption: c.caption, fileName: c.fileName, fileLength: size, contextInfo } };
     } else if (c.edit) message = { protocolMessage: { key: c.edit, type: 14, editedMessage: { conversation: c.text } } };

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Telegram, TelegramError } from 'telegraf';
-import { AppError, ChannelError, definePlugin, z, type ChannelAdapter, type ChannelRecord, type ChannelRuntime, type InboundMessage, type OutboundMessage, type PluginContext } from '@atende/core/sdk';
+import { AppError, ChannelError, definePlugin, providerReason, z, type ChannelAdapter, type ChannelRecord, type ChannelRuntime, type InboundMessage, type OutboundMessage, type PluginContext } from '@atende/core/sdk';
 import { entitiesOf, sliceFormatted, toTelegram, type FormattedText } from './formatting.ts';
 
 /**
@@ -18,6 +18,8 @@ export const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
 const ALLOWED_UPDATES = ['message', 'callback_query'] as const;
 const TOKEN = /^\d{3,15}:[A-Za-z0-9_-]{20,100}$/;
 const TEXT_LIMIT = 4096;
+/** Telegram's own Bot API: the only server a tenant admin may use; another (a self-hosted Bot API) needs the superadmin. */
+export const OFFICIAL_API_ROOT = 'https://api.telegram.org';
 const CAPTION_LIMIT = 1024;
 
 const configSchema = z
@@ -59,13 +61,16 @@ const sleep = (ms: number, signal: AbortSignal) =>
 export function toChannelError(err: unknown, fallback: 'ERR_SENDING_WAPP_MSG' | 'ERR_WAPP_DOWNLOAD_MEDIA' | 'ERR_DELETE_WAPP_MSG' = 'ERR_SENDING_WAPP_MSG'): ChannelError {
   if (err instanceof ChannelError) return err;
   if (err instanceof TelegramError) {
-    const text = `Telegram: ${err.description ?? err.message}`;
+    const text = `Telegram: ${providerReason(err.description ?? err.message) || `HTTP ${err.code}`}`;
     if (err.code === 401) return new ChannelError('ERR_WAPP_NOT_INITIALIZED', text, true);
     if (err.code === 403 || (err.code === 400 && /chat not found|user not found|peer_id_invalid|bot can't initiate/i.test(err.description ?? ''))) return new ChannelError('ERR_WAPP_INVALID_CONTACT', text, true);
     if (err.code === 400) return new ChannelError(fallback, text, true);
     return new ChannelError(fallback, text, false);
   }
-  return new ChannelError(fallback, `Telegram inacessível: ${(err as Error).message}`, false);
+  const e = err as { code?: string; message?: string; type?: string };
+  if (e.code === 'ERR_OUTBOUND_BLOCKED') return new ChannelError(fallback, 'Telegram: endereço de destino não permitido', true);
+  // Only the error's kind: a network error's message can carry the URL (with the token) and the start of the remote's body.
+  return new ChannelError(fallback, `Telegram inacessível: ${e.code ?? (e.type === 'invalid-json' ? 'resposta inválida do servidor' : e.type) ?? 'falha de rede'}`, false);
 }
 
 function fullName(u: { first_name?: string; last_name?: string; username?: string; title?: string } | undefined): string | undefined {
@@ -94,10 +99,16 @@ function telegramPlugin() {
   };
   const client = (channel: ChannelRecord): Telegram => {
     const token = tokenOf(channel);
-    const apiRoot = cfgOf(channel).apiRoot ?? 'https://api.telegram.org';
+    const apiRoot = cfgOf(channel).apiRoot ?? OFFICIAL_API_ROOT;
     const key = `${apiRoot}|${token}`;
     let c = clients.get(key);
-    if (!c) clients.set(key, (c = new Telegram(token, { apiRoot, webhookReply: false })));
+    if (!c) {
+      clients.set(key, (c = new Telegram(token, { apiRoot, webhookReply: false })));
+      // Every connection telegraf opens (API calls, and files it fetches to upload) goes through the guard.
+      // Set after construction: telegraf drops the agent it was given when the API root is plain http.
+      const agent = (u: URL) => (u.protocol === 'http:' ? ctx.outbound.agents.http : ctx.outbound.agents.https);
+      Object.assign((c as unknown as { options: Record<string, unknown> }).options, { agent, attachmentAgent: agent });
+    }
     return c;
   };
   const baseUrlOf = (cfg: TelegramConfig) => (cfg.webhookBaseUrl ?? ctx.config.publicUrl)?.replace(/\/+$/, '');
@@ -109,7 +120,8 @@ function telegramPlugin() {
     let res: Response;
     try {
       const link = await client(channel).getFileLink(fileId);
-      res = await fetch(link);
+      // The file URL is built from the API root: it is followed only to that host.
+      res = await ctx.outbound.fetch(link, { signal: AbortSignal.timeout(60_000) }, { allowHosts: [new URL(cfgOf(channel).apiRoot ?? OFFICIAL_API_ROOT).hostname] });
     } catch (err) {
       throw toChannelError(err, 'ERR_WAPP_DOWNLOAD_MEDIA');
     }
@@ -278,6 +290,7 @@ function telegramPlugin() {
     label: 'Telegram',
     identityKind: 'telegram',
     longLived: true,
+    providerUrls: { apiRoot: OFFICIAL_API_ROOT },
     capabilities: {
       media: ['image', 'audio', 'video', 'document'],
       buttons: true,

@@ -1,14 +1,17 @@
 import fs from 'node:fs';
-import { ChannelError, type ChannelErrorCode } from '@atende/core/sdk';
+import { ChannelError, providerReason, type ChannelErrorCode, type OutboundOptions } from '@atende/core/sdk';
 
 /**
  * A small client for the parts of Meta's Graph API the WhatsApp Cloud API
  * uses: phone number and account lookups, `/messages`, media upload and
- * download, and message templates. Plain `fetch` against a configurable base
- * URL, so tests point it at the local fake (`fake-graph-api.ts`).
+ * download, and message templates. It speaks through the kernel's guarded
+ * client (`ctx.outbound`) against a base URL: Meta's, or an on-premise one the
+ * superadmin allowed; tests point it at the local fake (`fake-graph-api.ts`).
  */
 
 export const DEFAULT_GRAPH_URL = 'https://graph.facebook.com';
+/** The hosts Meta serves Cloud API media from: a media URL Graph hands out is followed only to these. */
+export const META_MEDIA_HOSTS = ['graph.facebook.com', 'lookaside.fbsbx.com', '*.fbsbx.com', '*.fbcdn.net', '*.whatsapp.net'] as const;
 export const DEFAULT_API_VERSION = 'v21.0';
 const TIMEOUT_MS = 20_000;
 
@@ -41,6 +44,10 @@ export interface GraphTarget {
   baseUrl: string;
   version: string;
   token: string;
+  /** The guarded fetch (`ctx.outbound.fetch`). */
+  http: (url: string, init: RequestInit, opts?: OutboundOptions) => Promise<Response>;
+  /** Hosts media downloads may be fetched from: Meta's, plus the base URL's host when the superadmin set one. */
+  mediaHosts: readonly string[];
 }
 
 /** Codes Meta documents as "the recipient cannot receive this": retrying never helps. */
@@ -81,6 +88,13 @@ export function toChannelError(err: unknown, fallback: ChannelErrorCode = 'ERR_S
   return new ChannelError(fallback, text, true);
 }
 
+/** Why Graph could not be reached, in words fit for the admin (a refused destination says so; network errors by their code). */
+function unreachable(err: unknown): string {
+  const e = err as { code?: string; message?: string; cause?: { code?: string } };
+  if (e.code === 'ERR_OUTBOUND_BLOCKED') return 'endereço de destino não permitido';
+  return e.cause?.code ?? e.code ?? providerReason(e.message, 80);
+}
+
 function urlOf(t: GraphTarget, path: string, query?: Record<string, string | undefined>): string {
   const u = new URL(`${t.baseUrl.replace(/\/+$/, '')}/${t.version}/${path.replace(/^\/+/, '')}`);
   for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, v);
@@ -96,7 +110,11 @@ async function parse<T>(res: Response): Promise<T> {
     json = undefined;
   }
   if (!res.ok) {
-    const body = (json as { error?: GraphErrorBody } | undefined)?.error ?? { message: `HTTP ${res.status}${text ? `: ${text.slice(0, 200)}` : ''}` };
+    // Only Graph's structured error reaches the admin, shortened and stripped; any other body stays out (it is the remote's text).
+    const err = (json as { error?: GraphErrorBody } | undefined)?.error;
+    const body: GraphErrorBody = err && typeof err === 'object'
+      ? { ...err, message: providerReason(err.message) || `HTTP ${res.status}`, error_data: err.error_data?.details ? { details: providerReason(err.error_data.details, 80) } : undefined, error_user_msg: undefined }
+      : { message: `HTTP ${res.status}` };
     throw new GraphError(res.status, body);
   }
   if (json === undefined) throw new GraphError(502, { message: 'resposta da Graph API não é JSON' });
@@ -106,14 +124,14 @@ async function parse<T>(res: Response): Promise<T> {
 async function call<T>(t: GraphTarget, method: string, path: string, opts: { query?: Record<string, string | undefined>; json?: unknown; form?: FormData } = {}): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(urlOf(t, path, opts.query), {
+    res = await t.http(urlOf(t, path, opts.query), {
       method,
       headers: { authorization: `Bearer ${t.token}`, ...(opts.json !== undefined ? { 'content-type': 'application/json' } : {}) },
       body: opts.json !== undefined ? JSON.stringify(opts.json) : opts.form,
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (err) {
-    throw new GraphError(0, { message: (err as Error).message });
+    throw new GraphError(0, { message: unreachable(err) });
   }
   return parse<T>(res);
 }
@@ -163,13 +181,17 @@ export const graph = {
     return call<{ id: string }>(t, 'POST', `${encodeURIComponent(phoneNumberId)}/media`, { form });
   },
   media: (t: GraphTarget, mediaId: string) => call<MediaInfo>(t, 'GET', encodeURIComponent(mediaId)),
-  /** Downloads a media URL Graph handed out; it needs the same bearer token. */
+  /**
+   * Downloads a media URL Graph handed out; it needs the same bearer token.
+   * The URL comes from the remote, so it is followed only to Meta's media hosts
+   * (`t.mediaHosts`), and never to an internal address.
+   */
   async download(t: GraphTarget, url: string): Promise<Response> {
     let res: Response;
     try {
-      res = await fetch(url, { headers: { authorization: `Bearer ${t.token}` }, signal: AbortSignal.timeout(60_000) });
+      res = await t.http(url, { headers: { authorization: `Bearer ${t.token}` }, signal: AbortSignal.timeout(60_000) }, { allowHosts: t.mediaHosts });
     } catch (err) {
-      throw new GraphError(0, { message: (err as Error).message });
+      throw new GraphError(0, { message: unreachable(err) });
     }
     if (!res.ok || !res.body) {
       await res.body?.cancel().catch(() => undefined);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { AppError, ChannelError, definePlugin, z, type ChannelAdapter, type ChannelRecord, type ChannelRuntime, type InboundMessage, type OutboundMessage, type PluginContext } from '@atende/core/sdk';
-import { DEFAULT_API_VERSION, DEFAULT_GRAPH_URL, GraphError, graph, isCredentialError, toChannelError, type GraphTarget } from './graph.ts';
+import { DEFAULT_API_VERSION, DEFAULT_GRAPH_URL, GraphError, META_MEDIA_HOSTS, graph, isCredentialError, toChannelError, type GraphTarget } from './graph.ts';
 import { buildPayloads, type MediaRef } from './outbound.ts';
 import { prepare, variablesOf, type SyncedTemplate } from './templates.ts';
 import { SIGNATURE_HEADER, changesFor, signatureValid, toAck, toInbound, verifyTokenMatches, type PendingMedia, type WaWebhook } from './webhook.ts';
@@ -71,7 +71,18 @@ function wabaPlugin() {
     const token = channel.secrets.accessToken;
     if (typeof token !== 'string' || !token || !cfg.phoneNumberId || !cfg.businessAccountId) throw new ChannelError('ERR_WABA_INVALID', 'Dados WABA incorretos: faltam o token ou os IDs do número e da conta', true);
     const tenantUrl = cfg.graphBaseUrl ? undefined : (await ctx.tenantSettings<z.infer<typeof tenantSettings>>(channel.tenantId).catch(() => ({}) as { graphBaseUrl?: string })).graphBaseUrl;
-    return { baseUrl: cfg.graphBaseUrl ?? tenantUrl ?? DEFAULT_GRAPH_URL, version: cfg.apiVersion || DEFAULT_API_VERSION, token, phoneNumberId: cfg.phoneNumberId, wabaId: cfg.businessAccountId };
+    const baseUrl = cfg.graphBaseUrl ?? tenantUrl ?? DEFAULT_GRAPH_URL;
+    // Another Graph host was set by the superadmin (or is on the allow-list): its media URLs are its own host's.
+    const baseHost = new URL(baseUrl).hostname;
+    return {
+      baseUrl,
+      version: cfg.apiVersion || DEFAULT_API_VERSION,
+      token,
+      phoneNumberId: cfg.phoneNumberId,
+      wabaId: cfg.businessAccountId,
+      http: (url, init, opts) => ctx.outbound.fetch(url, init, opts),
+      mediaHosts: baseUrl === DEFAULT_GRAPH_URL ? META_MEDIA_HOSTS : [...META_MEDIA_HOSTS, baseHost],
+    };
   }
 
   /** Checks the ids and token against Graph; wrong ones are "Dados WABA incorretos" (permanent), an outage is retried. */
@@ -241,6 +252,7 @@ function wabaPlugin() {
     label: 'WhatsApp Business API (oficial)',
     identityKind: 'whatsapp',
     longLived: true,
+    providerUrls: { graphBaseUrl: DEFAULT_GRAPH_URL },
     capabilities: {
       media: ['image', 'audio', 'video', 'document', 'sticker'],
       buttons: true,

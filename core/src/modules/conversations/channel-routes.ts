@@ -50,6 +50,28 @@ async function checkDefaults(kernel: Kernel, tenantId: number, b: ChannelInput) 
   }
 }
 
+/**
+ * Provider base URLs (`ChannelAdapter.providerUrls`): a value that changes must be the
+ * provider's official host or one the superadmin allowed, unless the superadmin saves it.
+ */
+async function checkProviderUrls(kernel: Kernel, who: ResolvedPrincipal, adapter: ChannelAdapter, next: Record<string, unknown>, current: Record<string, unknown>) {
+  if (!adapter.providerUrls || who.profile === 'superadmin') return;
+  for (const [field, official] of Object.entries(adapter.providerUrls)) {
+    const value = next[field];
+    if (value === undefined || value === null || value === '' || value === current[field]) continue;
+    const officialHost = new URL(official).hostname;
+    let host: string;
+    try {
+      host = new URL(String(value)).hostname;
+    } catch {
+      continue; // the adapter's own schema refuses a malformed URL with its message
+    }
+    if (host.toLowerCase() === officialHost || (await kernel.outbound.isAllowedHost(host))) continue;
+    kernel.logger.warn({ event: 'channel.provider_url_refused', tenant: who.tenantId, user: who.userId, field, host }, 'provider base URL refused: only the superadmin may set it');
+    throw new AppError('ERR_PROVIDER_URL_LOCKED', { host: officialHost }, { field: `config.${field}` });
+  }
+}
+
 async function prepared(adapter: ChannelAdapter, draft: { name: string; number: string | null; config: Record<string, unknown>; secrets: Record<string, unknown> }, current?: Parameters<NonNullable<ChannelAdapter['prepare']>>[1]) {
   return adapter.prepare ? await adapter.prepare(draft, current) : draft;
 }
@@ -152,6 +174,7 @@ export async function channelRoutes(app: FastifyInstance, kernel: Kernel) {
       const name = adapter.lockedName ? lockedNameOf(b.name) : b.name;
       if (!name) throw new AppError('ERR_VALIDATION', { details: 'o nome precisa de letras ou números' });
       const merged = mergeSettings(adapter, b, { config: {}, secrets: { webhookSecret: randomBytes(24).toString('base64url') } });
+      await checkProviderUrls(kernel, req.access!, adapter, merged.config, {});
       const draft = await prepared(adapter, { name, number: b.number ?? null, ...merged });
       const row = await kernel.db.pool.query<{ id: number }>(
         `WITH lim AS (SELECT max_connections FROM tenants WHERE id = $1),
@@ -184,6 +207,7 @@ export async function channelRoutes(app: FastifyInstance, kernel: Kernel) {
       if (adapter.lockedName && b.name !== undefined && b.name !== cur.name) throw new AppError('ERR_CHANNEL_NAME_LOCKED');
       await checkDefaults(kernel, tenantId, b);
       const merged = mergeSettings(adapter, b, { config: cur.config, secrets: cur.secrets });
+      await checkProviderUrls(kernel, req.access!, adapter, merged.config, cur.config);
       const record = await findTenantChannel(kernel, tenantId, cur.id);
       const draft = await prepared(adapter, { name: b.name ?? cur.name, number: b.number === undefined ? cur.number : b.number, ...merged }, record);
       const transportChanged = JSON.stringify(draft.config) !== JSON.stringify(cur.config) || JSON.stringify(draft.secrets) !== JSON.stringify(cur.secrets);

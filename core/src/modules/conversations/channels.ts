@@ -1,5 +1,5 @@
 import type { Kernel } from '../../kernel.ts';
-import type { ChannelRecord, ChannelRuntime, ChannelStatus, ChannelStatusExtra } from '../../sdk/channel.ts';
+import { providerReason, type ChannelRecord, type ChannelRuntime, type ChannelStatus, type ChannelStatusExtra } from '../../sdk/channel.ts';
 import { ingestInbound, applyAck } from './ingest.ts';
 
 interface ChannelDbRow {
@@ -89,7 +89,8 @@ export async function setChannelStatus(kernel: Kernel, tenantId: number, channel
         last_error = CASE WHEN $8::boolean THEN $9 WHEN $10::boolean THEN NULL ELSE last_error END
       WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL
       RETURNING ${STATUS_COLS}`,
-    [tenantId, channelId, status, 'qrcode' in extra, extra.qrcode ?? null, extra.number ?? null, extra.retries ?? null, 'error' in extra, extra.error ?? null, connected],
+    // The error often carries a provider's words: printable and short only (it is shown to admins and pushed live).
+    [tenantId, channelId, status, 'qrcode' in extra, extra.qrcode ?? null, extra.number ?? null, extra.retries ?? null, 'error' in extra, extra.error ? providerReason(extra.error, 300) : null, connected],
   );
   forgetChannel(kernel, channelId);
   if (r.rows[0]) await kernel.bus.publish({ tenantId, event: 'channel.updated', data: { channel: r.rows[0] } });

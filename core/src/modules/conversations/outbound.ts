@@ -1,6 +1,6 @@
 import type { Kernel } from '../../kernel.ts';
 import { AppError } from '../../errors.ts';
-import { ChannelError, type OutboundMessage } from '../../sdk/channel.ts';
+import { ChannelError, providerReason, type OutboundMessage } from '../../sdk/channel.ts';
 import { withTx } from '../../db/tx.ts';
 import { messageOut, ticketOut, type MessageRow } from './serialize.ts';
 import { loadTicket, previewOf } from './ingest.ts';
@@ -83,7 +83,8 @@ export function mediaTypeOf(mimetype: string): string {
 const OUT_TYPE: Record<string, OutboundMessage['type']> = { chat: 'chat', image: 'image', video: 'video', audio: 'audio', application: 'document', buttons: 'buttons', templates: 'template' };
 
 /** Marks a message failed (final) and tells the screens. */
-async function markFailed(kernel: Kernel, tenantId: number, messageId: string, reason: string, errorCode = 'ERR_SENDING_WAPP_MSG') {
+async function markFailed(kernel: Kernel, tenantId: number, messageId: string, providerText: string, errorCode = 'ERR_SENDING_WAPP_MSG') {
+  const reason = providerReason(providerText, 300);
   await kernel.db.pool.query(`UPDATE message_sends SET state = 'failed', error = $3, finished_at = now() WHERE message_id = $2 AND tenant_id = $1`, [tenantId, messageId, reason]);
   // The catalogue code (ChannelError.code) travels in data.errorCode beside the provider's reason.
   const r = await kernel.db.pool.query<MessageRow>(

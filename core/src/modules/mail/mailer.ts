@@ -3,6 +3,8 @@ import nodemailer from 'nodemailer';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { AtendeConfig } from '../../config.ts';
+import type { OutboundPort } from '../../net/outbound.ts';
+import { providerReason } from '../../sdk/channel.ts';
 import { installSecret } from '../identity/tokens.ts';
 
 /**
@@ -14,6 +16,11 @@ import { installSecret } from '../identity/tokens.ts';
  *   4. none: the message is kept in `mail_outbox`, never lost, and the
  *      superadmin reads it (`GET /api/mail/outbox`, `atende mail list`).
  * A message whose sending fails is kept in the outbox too, with the reason.
+ *
+ * Tenant SMTP servers (1, 2) are reached through the outbound guard: the host
+ * is resolved and checked, and the connection goes to the checked address
+ * with the host name kept for TLS. The install's SMTP_URL is the operator's
+ * own choice and is not checked.
  */
 export interface MailMessage {
   to: string;
@@ -59,7 +66,12 @@ export async function listOutbox(pool: pg.Pool, opts: { limit?: number; tenantId
 export class Mailer {
   private key?: Promise<Buffer>;
 
-  constructor(private readonly pool: pg.Pool, private readonly config: Pick<AtendeConfig, 'smtpUrl' | 'smtpFrom'>, private readonly logger: Logger) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly config: Pick<AtendeConfig, 'smtpUrl' | 'smtpFrom'>,
+    private readonly logger: Logger,
+    private readonly outbound: Pick<OutboundPort, 'resolve'>,
+  ) {}
 
   /** The SMTP password is stored encrypted with a per-install key, so a database dump alone does not reveal it. */
   private cipherKey(): Promise<Buffer> {
@@ -114,9 +126,14 @@ export class Mailer {
     await this.pool.query('DELETE FROM mail_smtp_settings WHERE tenant_id = $1', [tenantId]);
   }
 
-  private transportFor(s: SmtpSettings) {
+  /** A transport to a tenant's SMTP server, connecting to the address the guard checked (no DNS between check and connect). */
+  private async transportFor(s: SmtpSettings) {
+    const { address } = await this.outbound.resolve(s.host);
+    const name = s.host.trim().toLowerCase();
     return nodemailer.createTransport({
-      host: s.host,
+      host: address,
+      // TLS (implicit or STARTTLS) is verified against the name the admin typed, not the address.
+      ...(address !== name ? { servername: name, tls: { servername: name } } : {}),
       port: s.port,
       secure: s.secure,
       auth: s.user ? { user: s.user, pass: s.password ?? '' } : undefined,
@@ -130,7 +147,7 @@ export class Mailer {
     for (const [via, tid] of [['tenant', tenantId], ['platform', 1]] as const) {
       if (tid === null || (via === 'platform' && tenantId === 1)) continue;
       const s = await this.getSmtp(tid);
-      if (s) return { via, transport: this.transportFor(s), from: s.from || this.config.smtpFrom || s.user || `atende@${s.host}` };
+      if (s) return { via, transport: await this.transportFor(s), from: s.from || this.config.smtpFrom || s.user || `atende@${s.host}` };
     }
     if (this.config.smtpUrl) {
       const host = new URL(this.config.smtpUrl).hostname;
@@ -140,7 +157,14 @@ export class Mailer {
   }
 
   async send(tenantId: number | null, msg: MailMessage): Promise<SendResult> {
-    const t = await this.resolve(tenantId);
+    let t: Awaited<ReturnType<Mailer['resolve']>>;
+    try {
+      t = await this.resolve(tenantId);
+    } catch (err) {
+      // A tenant SMTP host the guard refuses (or cannot resolve): the mail waits in the outbox, like any failed send.
+      this.logger.warn({ tenant: tenantId, err: (err as Error).message }, 'mail not sent: SMTP host refused or unresolvable; kept in outbox');
+      return this.keep(tenantId, msg, 'send_failed', providerReason((err as Error).message, 300));
+    }
     if (!t) return this.keep(tenantId, msg, 'no_smtp', null);
     try {
       const info = await t.transport.sendMail({ from: t.from, to: msg.to, subject: msg.subject, text: msg.text, html: msg.html });
@@ -148,7 +172,7 @@ export class Mailer {
       return { delivered: true, via: t.via, messageId: String(info.messageId ?? '') };
     } catch (err) {
       this.logger.warn({ tenant: tenantId, via: t.via, err: (err as Error).message }, 'mail not sent; kept in outbox');
-      return this.keep(tenantId, msg, 'send_failed', (err as Error).message.slice(0, 500));
+      return this.keep(tenantId, msg, 'send_failed', providerReason((err as Error).message, 300));
     } finally {
       t.transport.close();
     }
@@ -156,7 +180,7 @@ export class Mailer {
 
   /** Sends through one explicit SMTP configuration, throwing on failure (the SMTP test button). */
   async sendWith(s: SmtpSettings, msg: MailMessage): Promise<string> {
-    const transport = this.transportFor(s);
+    const transport = await this.transportFor(s);
     try {
       const info = await transport.sendMail({ from: s.from || this.config.smtpFrom || s.user || `atende@${s.host}`, ...msg });
       return String(info.messageId ?? '');

@@ -1,16 +1,22 @@
+import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Kernel } from '../../kernel.ts';
 import { AppError } from '../../errors.ts';
 import { Mailer, listOutbox } from './mailer.ts';
+import { OutboundBlockedError } from '../../net/outbound.ts';
+import { isPublicAddress, normalizeHost } from '../../net/addresses.ts';
+
+/** SMTP ports: submission, implicit TLS, relay, and the common alternative. Others only for a host the superadmin allowed. */
+const SMTP_PORTS = new Set([25, 465, 587, 2525]);
 
 const mailers = new WeakMap<Kernel, Mailer>();
 
 /** The install's mailer (one per kernel). */
 export function mailerOf(kernel: Kernel): Mailer {
   let m = mailers.get(kernel);
-  if (!m) mailers.set(kernel, (m = new Mailer(kernel.db.pool, kernel.config, kernel.logger.child({ mod: 'mail' }))));
+  if (!m) mailers.set(kernel, (m = new Mailer(kernel.db.pool, kernel.config, kernel.logger.child({ mod: 'mail' }), kernel.outbound)));
   return m;
 }
 
@@ -45,6 +51,12 @@ export async function mailRoutes(app: FastifyInstance, kernel: Kernel) {
     return { configured: true, host: s.host, port: s.port, user: s.user ?? null, secure: s.secure, from: s.from ?? null, hasPassword: s.hasPassword };
   });
   r.put('/api/tenants/smtp', { ...smtpAccess, schema: { body: smtpBody } }, async (req) => {
+    // An address that is not public (or a port no mail server uses) is refused at once unless the superadmin allowed the host;
+    // names are checked again, after DNS, at each send.
+    const host = normalizeHost(req.body.host);
+    const allowed = await kernel.outbound.isAllowedHost(host);
+    if (!allowed && net.isIP(host) && !isPublicAddress(host)) throw new OutboundBlockedError(host, 'smtp host address');
+    if (!allowed && !SMTP_PORTS.has(req.body.port)) throw new AppError('ERR_VALIDATION', { details: 'porta SMTP: use 25, 465, 587 ou 2525' });
     await mailer.setSmtp(req.principal!.tenantId, { ...req.body, password: req.body.password === undefined ? undefined : req.body.password });
     const s = (await mailer.getSmtp(req.principal!.tenantId))!;
     return { configured: true, host: s.host, port: s.port, user: s.user ?? null, secure: s.secure, from: s.from ?? null, hasPassword: s.hasPassword };
@@ -53,7 +65,11 @@ export async function mailRoutes(app: FastifyInstance, kernel: Kernel) {
     await mailer.deleteSmtp(req.principal!.tenantId);
     return reply.status(204).send();
   });
-  /** Sends a test message through the tenant's saved SMTP settings and reports the server's answer. */
+  /**
+   * Sends a test message through the tenant's saved SMTP settings. A failure is answered
+   * the same way whatever went wrong (refused, timed out, greeting, authentication): the
+   * server's words stay in the log, so the test cannot be used to probe hosts and ports.
+   */
   r.post('/api/tenants/smtp/test', { ...smtpAccess, schema: { body: z.object({ to: z.email().max(254) }).strict() } }, async (req) => {
     const s = await mailer.getSmtp(req.principal!.tenantId);
     if (!s) throw new AppError('ERR_SMTP_NOT_CONFIGURED');
@@ -61,7 +77,9 @@ export async function mailRoutes(app: FastifyInstance, kernel: Kernel) {
       const messageId = await mailer.sendWith(s, { to: req.body.to, subject: 'Atende: teste de SMTP', text: 'Se você recebeu esta mensagem, o SMTP está configurado corretamente.' });
       return { sent: true, messageId };
     } catch (err) {
-      throw new AppError('ERR_SMTP_SEND', { details: (err as Error).message.slice(0, 200) });
+      if (err instanceof OutboundBlockedError) throw err;
+      req.log.info({ event: 'smtp.test_failed', tenant: req.principal!.tenantId, err: (err as Error).message }, 'SMTP test failed');
+      throw new AppError('ERR_SMTP_SEND');
     }
   });
 }

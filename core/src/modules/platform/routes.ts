@@ -3,6 +3,32 @@ import { z } from 'zod';
 import type { Kernel } from '../../kernel.ts';
 import { menuAllowed } from '../access/menus.ts';
 import { AppError } from '../../errors.ts';
+import { parseAllowList } from '../../net/addresses.ts';
+import type { MigrationDef } from '../../sdk/types.ts';
+
+/** Install-wide settings only the superadmin changes (not a tenant's): the outbound allow-list. */
+export const platformMigrations: MigrationDef[] = [
+  {
+    name: '0001_platform_settings',
+    up: [
+      `CREATE TABLE platform_settings (
+        key text PRIMARY KEY,
+        value jsonb NOT NULL,
+        updated_by integer,
+        updated_at timestamptz NOT NULL DEFAULT now())`,
+    ],
+  },
+];
+
+/** The superadmin's outbound allow-list (docs/security.md), read by the guard through its short cache. */
+export async function loadOutboundAllow(pool: Kernel['db']['pool']): Promise<string[]> {
+  const r = await pool.query<{ value: unknown }>(`SELECT value FROM platform_settings WHERE key = 'outboundAllow'`);
+  const v = r.rows[0]?.value;
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/** Bus event telling every node to drop its cached allow-list. */
+export const OUTBOUND_ALLOW_CHANGED = '_kernel.outbound_allow_changed';
 
 const withTimeout = <T,>(p: Promise<T>, ms: number, fallback: T) => Promise.race([p, new Promise<T>((r) => setTimeout(() => r(fallback), ms))]);
 
@@ -53,6 +79,33 @@ export async function platformRoutes(app: FastifyInstance, kernel: Kernel) {
     const enabled = await kernel.enablement.enabledMap(req.principal!.tenantId);
     return kernel.plugins.map((p) => ({ id: p.id, name: p.name ?? p.id, kind: p.kind, description: p.description ?? '', enabled: enabled.get(p.id) ?? false, ui: !!p.ui }));
   });
+
+  /**
+   * Hosts and address ranges that tenant-configured destinations (provider base URLs,
+   * SMTP, webhooks) may reach although they are not public: on-premise providers.
+   * The install's own ATENDE_OUTBOUND_ALLOW entries are listed apart and cannot be
+   * removed here.
+   */
+  const superOnly = { config: { access: { profiles: ['superadmin' as const] } } };
+  r.get('/api/platform/outbound-allow', superOnly, async () => ({ entries: await loadOutboundAllow(kernel.db.pool), fromConfig: kernel.config.outboundAllow }));
+  r.put(
+    '/api/platform/outbound-allow',
+    { ...superOnly, schema: { body: z.object({ entries: z.array(z.string().trim().min(1).max(253)).max(200) }).strict() } },
+    async (req) => {
+      const parsed = parseAllowList(req.body.entries);
+      if (parsed.invalid.length) throw new AppError('ERR_VALIDATION', { details: `entradas inválidas: ${parsed.invalid.slice(0, 5).join(', ')}` });
+      const entries = [...new Set(req.body.entries.map((e) => e.toLowerCase()))];
+      await kernel.db.pool.query(
+        `INSERT INTO platform_settings (key, value, updated_by) VALUES ('outboundAllow', $1, $2)
+         ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_by = EXCLUDED.updated_by, updated_at = now()`,
+        [JSON.stringify(entries), req.principal!.userId],
+      );
+      kernel.outbound.invalidate();
+      await kernel.bus.publish({ tenantId: req.principal!.tenantId, event: OUTBOUND_ALLOW_CHANGED, data: {}, rooms: [] });
+      req.log.info({ event: 'platform.outbound_allow_updated', by: req.principal!.userId, entries }, 'outbound allow-list updated');
+      return { entries, fromConfig: kernel.config.outboundAllow };
+    },
+  );
 
   r.put(
     '/api/plugins/:id/enabled',
