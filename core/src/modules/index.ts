@@ -23,6 +23,7 @@ import { contactsModule } from './contacts/index.ts';
 import { dashboardModule } from './dashboard/routes.ts';
 import { metricsModule } from './metrics/index.ts';
 import { bulkModule } from './bulk/index.ts';
+import { readModule } from './read/index.ts';
 
 export interface KernelModule {
   name: string;
@@ -61,4 +62,5 @@ export const kernelModules: KernelModule[] = [
   contactsModule,
   dashboardModule,
   bulkModule,
+  readModule,
 ];

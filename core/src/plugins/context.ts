@@ -9,6 +9,7 @@ import { agentTools } from '../modules/conversations/agent-tools.ts';
 import { bulkSendFor } from '../modules/bulk/service.ts';
 import { updateContact } from '../modules/contacts/service.ts';
 import { renderFor } from '../modules/conversations/templates.ts';
+import { readServices } from '../modules/read/index.ts';
 
 /**
  * Mounts a plugin: its routes live under `/api/plugins/<id>` (`ctx.http`) or,
@@ -41,6 +42,7 @@ export async function mountPlugin(root: FastifyInstance, kernel: Kernel, def: Pl
 
 export function makePluginContext(http: FastifyInstance, api: FastifyInstance, kernel: Kernel, def: PluginDefinition): PluginContext {
   const logger = kernel.logger.child({ plugin: def.id });
+  const read = readServices(kernel.db.pool);
   // Cluster topics are the plugin's own: two plugins never hear each other's frames.
   const topic = (t: string) => `${def.id}:${t}`;
   return {
@@ -134,8 +136,13 @@ export function makePluginContext(http: FastifyInstance, api: FastifyInstance, k
     agentTools: agentTools(kernel),
     bulkSend: bulkSendFor(kernel, def.id),
     contacts: {
+      ...read.contacts,
       update: (actor, contactId, patch) => updateContact(kernel, kernel.db.forTenant(actor.tenantId), actor, contactId, patch, 'dmy'),
     },
+    users: read.users,
+    tenants: read.tenants,
+    queues: read.queues,
+    tickets: read.tickets,
     templates: {
       render: (tenantId, template, target) => renderFor(kernel.db.pool, tenantId, template, target, kernel.templateProviders),
       provide: (variable, provider) => void kernel.templateProviders.set(variable, provider),

@@ -204,6 +204,11 @@ export interface PluginContext {
   bulkSend: BulkSendPort;
   /** The kernel's contact changes a plugin may make (kanban lane, wallets, tags); each publishes `contact.updated`. */
   contacts: ContactsPort;
+  /** Read services for kernel data (the stable surface; for joins at volume, the `v_*` views of docs/architecture.md). */
+  users: UsersReadPort;
+  tenants: TenantsReadPort;
+  queues: QueuesReadPort;
+  tickets: TicketsReadPort;
   templates: TemplatesPort;
   /**
    * The guarded client for every destination a tenant can influence (base URLs, media URLs a
@@ -308,13 +313,75 @@ export interface ContactSummary {
   email: string | null;
   profilePicUrl: string | null;
   isGroup: boolean;
-  kanban: number | null;
+  /** The contact's kanban lane (moving to the kanban plugin's own table). */
+  kanban?: number | null;
   tags: { id: number; name: string; color: string }[];
   wallets: { id: number; name: string }[];
   updatedAt: string;
 }
 
+/** A user as plugins read them (`ctx.users`): never the password hash or tokens. */
+export interface UserSummary {
+  id: number;
+  name: string;
+  email: string;
+  profile: Profile;
+  active: boolean;
+  isOnline: boolean;
+}
+
+export interface UsersReadPort {
+  /** The tenant's users by name; `ids` limits to those (unknown or other tenants' ids are left out), `activeOnly` drops disabled users. */
+  list(tenantId: number, opts?: { ids?: number[]; activeOnly?: boolean }): Promise<UserSummary[]>;
+  get(tenantId: number, id: number): Promise<UserSummary | undefined>;
+}
+
+export interface TenantSummary {
+  id: number;
+  name: string;
+  status: string;
+  blocked: boolean;
+}
+
+/** Tenants (platform features: notifications to tenants, the superadmin's screens). */
+export interface TenantsReadPort {
+  list(opts?: { ids?: number[] }): Promise<TenantSummary[]>;
+  get(id: number): Promise<TenantSummary | undefined>;
+}
+
+export interface QueueSummary {
+  id: number;
+  name: string;
+  color: string | null;
+}
+
+export interface QueuesReadPort {
+  list(tenantId: number): Promise<QueueSummary[]>;
+}
+
+/** A ticket as plugins look it up (`ctx.tickets`). */
+export interface TicketSummary {
+  id: number;
+  contactId: number;
+  contactName: string;
+  channelId: number | null;
+  queueId: number | null;
+  userId: number | null;
+  status: string;
+  protocol: string | null;
+  createdAt: string;
+  closedAt: string | null;
+}
+
+export interface TicketsReadPort {
+  get(tenantId: number, id: number): Promise<TicketSummary | undefined>;
+  byProtocol(tenantId: number, protocol: string): Promise<TicketSummary | undefined>;
+}
+
 export interface ContactsPort {
+  get(tenantId: number, id: number): Promise<ContactSummary | undefined>;
+  /** The contacts of these ids that belong to the tenant, by id. */
+  list(tenantId: number, ids: number[]): Promise<ContactSummary[]>;
   /**
    * Changes some fields of one contact of the actor's tenant, with the same
    * checks as `PUT /api/contacts/:id` (unknown contact → ERR_NO_CONTACT_FOUND,
