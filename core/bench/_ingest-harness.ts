@@ -100,7 +100,7 @@ export async function runIngestBench(opts: IngestBenchOptions): Promise<boolean>
 
   // One agent socket per tenant, to measure webhook → screen latency. Sessions are minted by a
   // second, worker-less kernel on the same database (the same install secret signs them).
-  const minter = await buildApp({ ...loadConfig({ ATENDE_LOG_LEVEL: 'silent' }), databaseUrl: url, namespace: `${opts.database}-mint` }, { logger: pino({ level: 'silent' }), workers: false, migrate: false });
+  const minter = await buildApp({ ...loadConfig({ ATENDE_RATE_LIMIT_TENANT: '10000000', ATENDE_RATE_LIMIT_IP: '10000000', ATENDE_LOG_LEVEL: 'silent' }), databaseUrl: url, namespace: `${opts.database}-mint` }, { logger: pino({ level: 'silent' }), workers: false, migrate: false });
   await pool.query(`INSERT INTO users (tenant_id, name, email, password_hash, profile) SELECT g, 'Admin ' || g, 'admin' || g || '@bench.local', 'x', 'admin' FROM generate_series(2, ${TENANTS + 1}) g`);
   const admins = (await pool.query<{ id: number; tenant_id: number }>(`SELECT id, tenant_id FROM users WHERE email LIKE 'admin%@bench.local'`)).rows;
   const latencies: number[] = [];

@@ -56,7 +56,7 @@ export async function socketFixture(name: string, opts: { sockets: number; hotAg
   const base = await new Promise<string>((resolve) => server.on('message', (m: { url: string }) => resolve(m.url)));
 
   // Sessions are minted by a worker-less kernel on the same database (the install secret signs them).
-  const minter = await buildApp({ ...loadConfig({ ATENDE_LOG_LEVEL: 'silent' }), databaseUrl: url, namespace: `${name.replace(/_/g, '-')}-mint` }, { logger: pino({ level: 'silent' }), workers: false, migrate: false });
+  const minter = await buildApp({ ...loadConfig({ ATENDE_RATE_LIMIT_TENANT: '10000000', ATENDE_RATE_LIMIT_IP: '10000000', ATENDE_LOG_LEVEL: 'silent' }), databaseUrl: url, namespace: `${name.replace(/_/g, '-')}-mint` }, { logger: pino({ level: 'silent' }), workers: false, migrate: false });
   const users = (await pool.query<{ id: number; tenant_id: number }>(`SELECT id, tenant_id FROM users WHERE email LIKE '%@bench.local' AND email <> 'root@bench.local' ORDER BY id`)).rows;
   const agents: AgentSocket[] = [];
   for (let i = 0; i < users.length; i += 50) {

@@ -25,7 +25,7 @@ const PASSWORD = 'Bench#Senha1';
 
 const url = await recreateDatabase('atende_bench_login');
 const app = await buildApp(
-  { ...loadConfig({ ATENDE_LOG_LEVEL: 'silent', ATENDE_CAPTCHA: 'off' }), databaseUrl: url, redisUrl: process.env.REDIS_URL, namespace: `atende-bench-login-${process.pid}` },
+  { ...loadConfig({ ATENDE_RATE_LIMIT_TENANT: '10000000', ATENDE_RATE_LIMIT_IP: '10000000', ATENDE_LOG_LEVEL: 'silent', ATENDE_CAPTCHA: 'off' }), databaseUrl: url, redisUrl: process.env.REDIS_URL, namespace: `atende-bench-login-${process.pid}` },
   { logger: pino({ level: 'silent' }), workers: false },
 );
 await ensurePlatformTenant(app.kernel);

@@ -42,7 +42,7 @@ const child = fork(path.join(import.meta.dirname, '_server.ts'), [], {
 });
 const base = await new Promise<string>((resolve) => child.on('message', (m: { url: string }) => resolve(m.url)));
 // The caller of the bulk-send service (as a campaign plugin would be), on the server's queues; it runs no workers.
-const caller = await buildApp({ ...loadConfig({ ATENDE_LOG_LEVEL: 'silent' }), databaseUrl: url, redisUrl: process.env.REDIS_URL, namespace, role: 'api', plugins: ['channel-sandbox'] }, { logger: pino({ level: 'silent' }), workers: false, migrate: false });
+const caller = await buildApp({ ...loadConfig({ ATENDE_RATE_LIMIT_TENANT: '10000000', ATENDE_RATE_LIMIT_IP: '10000000', ATENDE_LOG_LEVEL: 'silent' }), databaseUrl: url, redisUrl: process.env.REDIS_URL, namespace, role: 'api', plugins: ['channel-sandbox'] }, { logger: pino({ level: 'silent' }), workers: false, migrate: false });
 const bulk = bulkSendFor(caller.kernel, 'bench');
 
 /** Customer messages at a steady rate; returns each webhook's ack time. */

@@ -20,7 +20,7 @@ if (!(await databaseExists('atende_bench'))) {
   execFileSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'seed-tickets.ts')], { stdio: 'inherit' });
 }
 const url = benchDbUrl('atende_bench');
-const app = await buildApp({ ...loadConfig({ ATENDE_LOG_LEVEL: 'silent' }), databaseUrl: url, redisUrl: process.env.REDIS_URL, namespace: 'atende-bench' }, { logger: pino({ level: 'silent' }), workers: false });
+const app = await buildApp({ ...loadConfig({ ATENDE_RATE_LIMIT_TENANT: '10000000', ATENDE_RATE_LIMIT_IP: '10000000', ATENDE_LOG_LEVEL: 'silent' }), databaseUrl: url, redisUrl: process.env.REDIS_URL, namespace: 'atende-bench' }, { logger: pino({ level: 'silent' }), workers: false });
 const pool = new pg.Pool({ connectionString: url, max: 2 });
 const login = async (profile: string) => {
   const u = (await pool.query(`SELECT id, tenant_id, profile FROM users WHERE tenant_id = 2 AND profile = $1 ORDER BY id LIMIT 1`, [profile])).rows[0];

@@ -18,6 +18,8 @@ import { LocalEventBus } from './events/local.ts';
 import { RedisEventBus } from './events/redis.ts';
 import { LocalCluster, RedisCluster } from './events/cluster.ts';
 import { DOCS_PREFIX, installApiDocs } from './http/docs.ts';
+import { installRateLimit } from './http/rate-limit.ts';
+import { Redis } from 'ioredis';
 import { BullJobs } from './jobs/bullmq.ts';
 import { RealtimeHub } from './realtime/hub.ts';
 import { OFFLINE_GRACE_MS, Presence } from './realtime/presence.ts';
@@ -291,6 +293,9 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
     if (kernel.state.shuttingDown && req.url !== '/api/health') throw new AppError('ERR_SHUTTING_DOWN');
   });
   installAuth(app);
+  const limiterRedis = config.redisUrl && (config.rateLimitTenant || config.rateLimitIp) ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
+  limiterRedis?.on('error', () => undefined);
+  await installRateLimit(app, kernel, limiterRedis);
   await installApiDocs(app, kernel);
 
   for (const mod of kernelModules) if (mod.routes) await app.register(fp(async (scope) => mod.routes!(scope, kernel), { name: `core-${mod.name}` }));
@@ -321,6 +326,7 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
     await kernel.outbound.close();
     await bus.close();
     await kernel.cluster.close();
+    limiterRedis?.disconnect();
     await db.close();
   });
 

@@ -43,6 +43,10 @@ export const configSchema = z.object({
   ATENDE_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   ATENDE_METRICS_TOKEN: z.string().min(16).optional(),
   ATENDE_API_DOCS: z.enum(['login', 'open', 'off']).default('login'),
+  /** Requests per minute per tenant and client address (logged-in calls); 0 turns the limit off. */
+  ATENDE_RATE_LIMIT_TENANT: z.coerce.number().int().min(0).max(10_000_000).default(3000),
+  /** Requests per minute per client address for calls without a session (login, signup, reset…); 0 turns it off. */
+  ATENDE_RATE_LIMIT_IP: z.coerce.number().int().min(0).max(10_000_000).default(600),
   SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
   /**
    * Hosts and address ranges tenant-configured destinations may reach although they are not
@@ -89,6 +93,9 @@ export interface AtendeConfig {
   smtpFrom?: string;
   /** Who may read the API's OpenAPI document at `/api/docs`: logged-in users (default), anyone, or nobody. */
   apiDocs: 'login' | 'open' | 'off';
+  /** General API rate limits, requests per minute (0 = off): per tenant and address, and per address without a session. */
+  rateLimitTenant: number;
+  rateLimitIp: number;
   /**
    * Every answer is checked against its route's response schema before it leaves;
    * with `strictResponses` (the test kit sets it) a mismatch is a 500 so tests
@@ -145,6 +152,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: c.SMTP_URL,
     smtpFrom: c.SMTP_FROM,
     apiDocs: c.ATENDE_API_DOCS,
+    rateLimitTenant: c.ATENDE_RATE_LIMIT_TENANT,
+    rateLimitIp: c.ATENDE_RATE_LIMIT_IP,
     outboundAllow: (c.ATENDE_OUTBOUND_ALLOW ?? '').split(',').map((x) => x.trim()).filter(Boolean),
     trustProxy: !c.TRUST_PROXY ? false : /^\d+$/.test(c.TRUST_PROXY) ? Number(c.TRUST_PROXY) : c.TRUST_PROXY.split(',').map((x) => x.trim()).filter(Boolean),
     rootDir,

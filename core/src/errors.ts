@@ -126,6 +126,7 @@ export const ERRORS = {
   ERR_POSITIVE_LIMIT: e(400, 'O limite deve ser um número positivo', 'The limit must be a positive number'),
   ERR_PAYLOAD_TOO_LARGE: e(413, 'Requisição grande demais', 'Request too large'),
   ERR_UNSUPPORTED_MEDIA_TYPE: e(415, 'Tipo de conteúdo não suportado', 'Unsupported content type'),
+  ERR_API_LIMIT: e(429, 'Muitas requisições em pouco tempo. Tente novamente em {seconds} s', 'Too many requests. Try again in {seconds} s'),
   ERR_RATE_LIMIT: e(429, 'Muitas requisições. Tente novamente em instantes', 'Too many requests. Try again shortly'),
   ERR_WEBHOOK_SIGNATURE: e(401, 'Assinatura do webhook inválida', 'Invalid webhook signature'),
   ERR_PLUGIN_UNKNOWN: e(404, 'Plugin desconhecido', 'Unknown plugin'),

@@ -82,6 +82,9 @@ export class AtendeNode {
       ATENDE_LOG_LEVEL: 'warn',
       ATENDE_METRICS_TOKEN: METRICS_TOKEN,
       ATENDE_SHUTDOWN_TIMEOUT_MS: '5000',
+      // Load generators run from one address; the limit itself is tested in core/src/http/rate-limit.test.ts.
+      ATENDE_RATE_LIMIT_TENANT: '0',
+      ATENDE_RATE_LIMIT_IP: '0',
       ...this.opts.env,
     };
     this.proc = spawn(process.execPath, ['--import', 'tsx', 'cli/src/bin.ts', 'start', '--role', this.opts.role, '--port', String(this.port)], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });

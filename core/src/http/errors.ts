@@ -33,6 +33,10 @@ export function installErrorHandler(app: FastifyInstance) {
       if (err.status === 401 || err.status === 403) req.log.info({ code: err.code, url: req.url, user: req.principal?.userId, tenant: req.principal?.tenantId }, 'access refused');
       return reply.status(err.status).send({ error: err.code, message: formatError(err.code, lang, err.params), ...err.extra });
     }
+    // The general API rate limit (http/rate-limit.ts) answers ERR_LIMIT_MAX with its own wording.
+    if ((err as { statusCode?: number }).statusCode === 429 && (err as { error?: unknown }).error === 'ERR_LIMIT_MAX') {
+      return reply.status(429).send({ error: 'ERR_LIMIT_MAX', message: String(err.message) });
+    }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const details = err.validation
         .slice(0, 5)

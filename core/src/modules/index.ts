@@ -24,6 +24,7 @@ import { dashboardModule } from './dashboard/routes.ts';
 import { metricsModule } from './metrics/index.ts';
 import { bulkModule } from './bulk/index.ts';
 import { readModule } from './read/index.ts';
+import { rateLimitMigrations } from '../http/rate-limit.ts';
 
 export interface KernelModule {
   name: string;
@@ -35,6 +36,7 @@ export interface KernelModule {
 /** Kernel modules in dependency order: their migrations run in this order, before any plugin's. */
 export const kernelModules: KernelModule[] = [
   metricsModule,
+  { name: 'http', entities: [], migrations: rateLimitMigrations },
   { name: 'tenancy', entities: [Tenant, TenantPlugin, Setting, Plan], migrations: tenancyMigrations, routes: tenancyRoutes },
   {
     name: 'identity',

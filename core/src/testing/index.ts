@@ -172,6 +172,9 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     redisUrl: useRedis ? env.REDIS_URL : undefined,
     namespace: `atende-t-${dbName}`,
     strictResponses: true,
+    // Suites fire thousands of requests from one address; the limit has its own test (rate-limit.test.ts).
+    rateLimitTenant: 0,
+    rateLimitIp: 0,
     dataDir: path.join(ROOT_DIR, '.atende-test', dbName),
     plugins: opts.plugins,
     shutdownTimeoutMs: 2000,
