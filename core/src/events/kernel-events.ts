@@ -64,6 +64,7 @@ declare module '../sdk/contract.ts' {
     'tenant.colors_updated': unknown;
     'tenant.business_hours_updated': Record<string, unknown>;
     'plugins.changed': { id: string; enabled: boolean };
+    'plugin.settings_updated': { id: string; settings: Record<string, unknown> };
     'bulk.progress': { batch: BulkBatchStatus; source: string };
     'bulk.finished': { batch: BulkBatchStatus; source: string };
     'server.restarting': Record<string, never>;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Kernel } from '../../kernel.ts';
 import { menuAllowed } from '../access/menus.ts';
 import { AppError } from '../../errors.ts';
+import { principalOf } from '../../sdk/http.ts';
 import { parseAllowList } from '../../net/addresses.ts';
 import type { MigrationDef } from '../../sdk/types.ts';
 
@@ -119,6 +120,56 @@ export async function platformRoutes(app: FastifyInstance, kernel: Kernel) {
       await kernel.enablement.set(req.principal!.tenantId, def.id, req.body.enabled);
       await kernel.bus.publish({ tenantId: req.principal!.tenantId, event: 'plugins.changed', data: { id: def.id, enabled: req.body.enabled } });
       return { id: def.id, enabled: req.body.enabled };
+    },
+  );
+
+  /**
+   * A plugin's per-tenant settings (`definePlugin({ tenantSettings })`), as its
+   * schema parses them (defaults filled in): any user of the tenant reads them,
+   * admins change them. A plugin without a settings schema has none.
+   */
+  const pluginOf = (id: string, tenantId: number) =>
+    kernel.enablement.isEnabled(tenantId, id).then((on) => {
+      const def = kernel.plugins.find((p) => p.id === id);
+      // A disabled plugin's settings are as invisible as its routes.
+      if (!def || !on || !def.tenantSettings) throw new AppError('ERR_ROUTE_NOT_FOUND');
+      return def as typeof def & { tenantSettings: NonNullable<typeof def.tenantSettings> };
+    });
+  const settingsAnswer = z.record(z.string(), z.unknown());
+  r.get(
+    '/api/plugins/:id/settings',
+    { schema: { operationId: 'getPluginSettings', tags: ['plugins'], summary: 'Configurações de um plugin para a empresa', params: z.object({ id: z.string().max(100) }), response: { 200: settingsAnswer } } },
+    async (req) => {
+      const { tenantId } = principalOf(req);
+      const def = await pluginOf(req.params.id, tenantId);
+      const row = await kernel.db.pool.query<{ config: Record<string, unknown> }>('SELECT config FROM tenant_plugins WHERE tenant_id = $1 AND plugin_id = $2', [tenantId, def.id]);
+      const parsed = def.tenantSettings.safeParse(row.rows[0]?.config ?? {});
+      // Settings saved under an older schema fall back to the defaults rather than failing the screen.
+      return parsed.success ? parsed.data : def.tenantSettings.parse({});
+    },
+  );
+  r.put(
+    '/api/plugins/:id/settings',
+    {
+      config: { access: { menu: 'settings', profiles: ['admin', 'superadmin'] } },
+      schema: { operationId: 'updatePluginSettings', tags: ['plugins'], summary: 'Altera as configurações de um plugin para a empresa', params: z.object({ id: z.string().max(100) }), body: settingsAnswer, response: { 200: settingsAnswer } },
+    },
+    async (req) => {
+      const { tenantId, userId } = principalOf(req);
+      const def = await pluginOf(req.params.id, tenantId);
+      const parsed = def.tenantSettings.safeParse(req.body);
+      if (!parsed.success) {
+        const details = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
+        throw new AppError('ERR_VALIDATION', { details });
+      }
+      await kernel.db.pool.query(
+        `INSERT INTO tenant_plugins (tenant_id, plugin_id, enabled, config) VALUES ($1, $2, true, $3)
+         ON CONFLICT (tenant_id, plugin_id) DO UPDATE SET config = EXCLUDED.config, updated_at = now()`,
+        [tenantId, def.id, JSON.stringify(parsed.data)],
+      );
+      req.log.info({ event: 'plugin.settings_updated', plugin: def.id, tenant: tenantId, by: userId }, 'plugin settings updated');
+      await kernel.bus.publish({ tenantId, event: 'plugin.settings_updated', data: { id: def.id, settings: parsed.data } });
+      return parsed.data;
     },
   );
 }
