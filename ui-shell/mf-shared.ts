@@ -57,6 +57,15 @@ export const mfShared: Record<string, SharedConfig> = Object.fromEntries(
   }),
 );
 
+/**
+ * A remote's view of the singletons: `import: false`, so it bundles no
+ * fallback copy of them. The shell provides every singleton before any remote
+ * loads, so a fallback would never run — and building one made each remote a
+ * 4 MB, CPU-heavy build (the first `npm start` builds them all), and could let
+ * a remote win the share scope with its own copy if remotes loaded at once.
+ */
+const remoteShared = Object.fromEntries(Object.entries(mfShared).map(([name, cfg]) => [name, { ...cfg, import: false as const }]));
+
 /** Options common to host and remotes. */
 const common = {
   shared: mfShared,
@@ -381,6 +390,7 @@ export function remoteViteConfig(id: string): UserConfig {
       remoteRouterSurfaceCheck(),
       federation({
         ...common,
+        shared: remoteShared,
         name: remoteName(id),
         filename: 'remoteEntry.js',
         exposes: { [REMOTE_EXPOSE]: './src/index.tsx' },

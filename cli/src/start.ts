@@ -26,7 +26,21 @@ export async function start(ctx: CliContext, opts: StartOptions): Promise<void> 
   const missing = missingUiBuilds(config.rootDir);
   if (missing.length) ctx.err(`⚠ Interface não compilada (${missing.join(', ')}): as telas não serão servidas. Execute: npm run build:ui`);
 
-  const server = await startServer(config, { print: ctx.out });
+  const t0 = Date.now();
+  const server = await startServer(config, { print: ctx.out, onStep: ctx.out });
+  ctx.out('');
+  ctx.out(`✓ Atende pronto em ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  ctx.out('');
+  ctx.out(`  Endereço:      ${server.url}`);
+  if (server.firstAdmin) {
+    ctx.out(`  Superadmin:    ${server.firstAdmin.email}`);
+    if (server.firstAdmin.generatedPassword) ctx.out(`  Senha:         ${server.firstAdmin.generatedPassword}   (mostrada só agora; troque-a depois de entrar)`);
+  } else {
+    ctx.out('  Superadmin:    o criado na primeira inicialização (npx atende user create para outro usuário)');
+  }
+  ctx.out('  Demonstração:  npx atende seed --demo   (empresa de exemplo com agentes, filas, canal de testes e conversas)');
+  ctx.out('');
+  // The line tests and scripts wait for.
   ctx.out(`Atende em ${server.url}${config.role === 'all' ? '' : ` (papel: ${config.role})`}`);
   ctx.keepAlive = true;
 }

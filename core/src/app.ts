@@ -45,6 +45,8 @@ export interface BuildOptions {
   migrate?: boolean;
   /** Start job workers in this process (default: role all|worker). */
   workers?: boolean;
+  /** Told how many migrations ran (the CLI shows it as a step of the start). */
+  onMigrated?: (applied: number) => void;
 }
 
 export function createLogger(config: Pick<AtendeConfig, 'logLevel'>): Logger {
@@ -138,7 +140,7 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
   const plugins = await discoverPlugins(config.rootDir, config.plugins);
   const entities = [...kernelModules.flatMap((m) => m.entities), ...plugins.flatMap((p) => p.entities ?? [])];
   const db = await openDatabase(config.databaseUrl, entities);
-  if (opts.migrate !== false) await runMigrations(db.pool, migrationPlan(plugins), (m) => logger.info(m));
+  if (opts.migrate !== false) opts.onMigrated?.(await runMigrations(db.pool, migrationPlan(plugins), (m) => logger.info(m)));
 
   const bus = config.redisUrl ? new RedisEventBus(config.redisUrl, config.namespace) : new LocalEventBus();
   const jobs = new BullJobs(

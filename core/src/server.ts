@@ -7,6 +7,8 @@ import { ensureFirstSuperadmin } from './modules/identity/bootstrap.ts';
 export interface RunningServer {
   app: FastifyInstance;
   url: string;
+  /** The superadmin this start created (first start only), with the generated password if one was. */
+  firstAdmin?: { email: string; generatedPassword?: string };
   embedded?: EmbeddedDb;
   stop(reason?: string): Promise<void>;
 }
@@ -17,30 +19,55 @@ export interface RunningServer {
  * in-flight requests finish, close workers with a bound, tell sockets to
  * reconnect elsewhere.
  */
-export async function startServer(config: AtendeConfig, opts: { handleSignals?: boolean; print?: (line: string) => void } = {}): Promise<RunningServer> {
+export interface StartOptions {
+  handleSignals?: boolean;
+  print?: (line: string) => void;
+  /**
+   * One line per finished step of the start (database, migrations), for a
+   * person watching it; the details stay in the log. Without it the steps
+   * are only logged.
+   */
+  onStep?: (line: string) => void;
+}
+
+export async function startServer(config: AtendeConfig, opts: StartOptions = {}): Promise<RunningServer> {
   const logger = createLogger(config);
   const print = opts.print ?? ((l: string) => process.stdout.write(`${l}\n`));
+  const step = opts.onStep;
+  // With steps shown, the details of each are for the log at debug level: the screen says what happened once.
+  const detail = (m: string) => (step ? logger.debug(m) : logger.info(m));
   let embedded: EmbeddedDb | undefined;
+  const t0 = Date.now();
   if (!config.databaseUrl) {
-    embedded = await startEmbeddedPostgres(config.dataDir, { info: (m) => logger.info(m), warn: (m) => logger.warn(m) });
+    embedded = await startEmbeddedPostgres(config.dataDir, { info: detail, warn: (m) => logger.warn(m) });
     config = { ...config, databaseUrl: embedded.url };
+    step?.(`✓ Banco de dados: PostgreSQL embutido em ${config.dataDir} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  } else {
+    step?.(`✓ Banco de dados: ${new URL(config.databaseUrl).host}`);
   }
   let app: FastifyInstance;
+  let firstAdmin: RunningServer['firstAdmin'];
   try {
-    app = await buildApp(config, { logger });
+    const t1 = Date.now();
+    app = await buildApp(config, {
+      logger,
+      onMigrated: (n) => step?.(n ? `✓ Migrações: ${n} aplicadas (${((Date.now() - t1) / 1000).toFixed(1)} s)` : '✓ Migrações em dia'),
+    });
   } catch (err) {
     await embedded?.stop();
     throw err;
   }
   try {
     const admin = await ensureFirstSuperadmin(app.kernel);
-    if (admin.created) {
+    // A caller showing steps prints the credentials in its own closing banner.
+    if (admin.created && !step) {
       print('');
       print('  Primeiro superadmin criado:');
       print(`    e-mail: ${admin.email}`);
       if (admin.generatedPassword) print(`    senha:  ${admin.generatedPassword}   (mostrada só agora; troque-a depois de entrar)`);
       print('');
     }
+    firstAdmin = admin.created && admin.email ? { email: admin.email, generatedPassword: admin.generatedPassword } : undefined;
     // A long accept queue (the kernel caps it at net.core.somaxconn): when thousands of agents
     // reconnect at once, connections wait to be accepted instead of being reset.
     await app.listen({ port: config.port, host: config.host, backlog: 4096 });
@@ -74,5 +101,5 @@ export async function startServer(config: AtendeConfig, opts: { handleSignals?: 
   if (opts.handleSignals !== false) {
     for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => void stop(sig).then(() => process.exit(0), () => process.exit(1)));
   }
-  return { app, url, embedded, stop };
+  return { app, url, embedded, stop, firstAdmin };
 }

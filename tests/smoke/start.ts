@@ -135,7 +135,7 @@ async function main(): Promise<number> {
         healthy = await waitHealthy(current!, t0);
       });
       if (!healthy) break;
-      const credentials = current.output.some((l) => /^\s+senha:\s+\S+/.test(l));
+      const credentials = current.output.some((l) => /^\s+senha:\s+\S+/i.test(l));
       if (phase === 'cold' && !credentials) failures.push("the first start did not print the first superadmin's password");
       if (phase === 'warm' && credentials) failures.push('a second start printed superadmin credentials again');
       const target = phase === 'warm' ? ` (S1 target < ${WARM_TARGET_MS / 1000} s)` : '';

@@ -127,24 +127,17 @@ async function loadAll(): Promise<PluginSnapshot> {
     registerRemotes(fresh.map((e) => ({ name: remoteName(e.id), entry: e.entry ?? `/plugins/${e.id}/mf-manifest.json` })));
     fresh.forEach((e) => registered.add(e.id));
   }
-  // One remote after the other: loaded concurrently, a remote could win the share scope with its own
-  // fallback copy of a singleton before the host's (lazy) one had loaded, and its screens then found no
-  // MantineProvider or QueryClient of the shell. Once the first remote has pulled in the host's shares,
-  // the others reuse them.
-  const results: PromiseSettledResult<UiPluginDefinition>[] = [];
-  for (const e of entries) {
-    results.push(
-      await Promise.allSettled([
-        (async () => {
-          const mod = await withTimeout(loadRemote<{ default: UiPluginDefinition }>(`${remoteName(e.id)}/${REMOTE_EXPOSE.slice(2)}`));
-          const def = mod?.default;
-          if (!def || !Array.isArray(def.routes)) throw new Error(`Remote ${e.id} does not default-export defineUiPlugin(...)`);
-          registerPluginLocales(def);
-          return def;
-        })(),
-      ]).then((r) => r[0]!),
-    );
-  }
+  // All at once: remotes bundle no copy of the shared singletons (mf-shared.ts `remoteShared`),
+  // so whichever loads first still uses the shell's React, Mantine, query client and SDK.
+  const results = await Promise.allSettled(
+    entries.map(async (e) => {
+      const mod = await withTimeout(loadRemote<{ default: UiPluginDefinition }>(`${remoteName(e.id)}/${REMOTE_EXPOSE.slice(2)}`));
+      const def = mod?.default;
+      if (!def || !Array.isArray(def.routes)) throw new Error(`Remote ${e.id} does not default-export defineUiPlugin(...)`);
+      registerPluginLocales(def);
+      return def;
+    }),
+  );
   const plugins: UiPluginDefinition[] = [];
   const failed: PluginSnapshot['failed'] = [];
   results.forEach((r, i) => {
