@@ -66,6 +66,20 @@ describe('multi-node install', () => {
     socket.ws.close();
   });
 
+  it('logging out on node B closes that session\'s socket on node A (node to node, not a client event)', async () => {
+    const agent = await t.loginAs('user', admin.tenantId);
+    const socket = await openSocket(apiA, agent.token);
+    const other = await openSocket(apiA, admin.token);
+    const closed = new Promise<number>((resolve) => socket.ws.once('close', (code) => resolve(code)));
+    const out = await apiB.request('POST', '/api/auth/logout/', { token: agent.token });
+    expect(out.status).toBe(204);
+    await until('session.ended on node A', () => socket.frames.find((f) => f.event === 'session.ended'), 10_000);
+    expect(await closed).toBe(4001);
+    // Only that session: another user's socket on the same node stays open.
+    expect(other.ws.readyState).toBe(WebSocket.OPEN);
+    other.ws.close();
+  });
+
   it('jobs run once across the worker nodes: 30 replies sent from both api nodes reach the provider exactly once each', async () => {
     const sim = await apiA.request('POST', `/api/plugins/channel-sandbox/channels/${channelId}/simulate`, { token: admin.token, body: { from: { id: 'cli-mn-2', name: 'Cliente Jobs' }, body: 'Quero 30 respostas' } });
     const ticketId = sim.json.ticketId;

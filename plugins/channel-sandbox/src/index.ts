@@ -1,6 +1,5 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { FastifyRequest } from 'fastify';
 import { AppError, ChannelError, defineEntity, definePlugin, idParam, positiveId, principalOf, tenantFilter, z, type ChannelAdapter, type ChannelRecord, type PluginContext } from '@atende/core/sdk';
 import {
   contract,
@@ -185,7 +184,7 @@ export default definePlugin({
     const tags = ['channel-sandbox'];
     const webhookParams = z.object({ channelId: positiveId });
     /** Channels whose webhook signature checked out, for the handler of the same request. */
-    const signed = new WeakMap<FastifyRequest, ChannelRecord>();
+    const signed = new WeakMap<object, ChannelRecord>();
 
     /**
      * The simulated provider's webhook: verify, store, acknowledge. It answers

@@ -1,6 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { FastifyRequest } from 'fastify';
 import { Telegram, TelegramError } from 'telegraf';
 import { AppError, ChannelError, definePlugin, okAnswer, positiveId, providerReason, z, type ChannelAdapter, type ChannelRecord, type ChannelRuntime, type InboundMessage, type OutboundMessage, type PluginContext } from '@atende/core/sdk';
 import { contract, telegramConfig, telegramToken, telegramUpdate, type TelegramConfig } from './contract.ts';
@@ -418,7 +417,7 @@ function telegramPlugin() {
       ctx.channels.register(adapter());
 
       /** Channels whose secret token checked out, for the handler of the same request. */
-      const verified = new WeakMap<FastifyRequest, ChannelRecord>();
+      const verified = new WeakMap<object, ChannelRecord>();
 
       /**
        * Telegram's webhook: verify the secret token, store, acknowledge. A

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { FastifyRequest } from 'fastify';
 import {
   AppError,
   ChannelError,
@@ -8,10 +7,10 @@ import {
   definePlugin,
   escapeLike,
   idParam,
+  okAnswer,
   positiveId,
   principalOf,
   sql,
-  okAnswer,
   tenantFilter,
   z,
   type ChannelAdapter,
@@ -515,7 +514,7 @@ function wabaPlugin() {
       const tags = ['channel-waba'];
       const webhookParams = z.object({ channelId: positiveId });
       /** Channels whose webhook signature checked out, for the handler of the same request. */
-      const signed = new WeakMap<FastifyRequest, ChannelRecord>();
+      const signed = new WeakMap<object, ChannelRecord>();
 
       /**
        * Meta's verification handshake (when the admin saves the callback URL
