@@ -25,7 +25,8 @@ beforeAll(async () => {
   // The kit creates and migrates the database; in-process it only mints sessions (api role: no workers, no channel sessions).
   t = await createTestApp({ workers: false, config: { role: 'api', namespace: NS } });
   admin = await t.loginAs('admin');
-  const common = { databaseUrl: t.databaseUrl, redisUrl: REDIS_URL, namespace: NS };
+  // The fake Bot API listens on loopback, which the outbound guard lets through only when the operator allows it (as the test kit does).
+  const common = { databaseUrl: t.databaseUrl, redisUrl: REDIS_URL, namespace: NS, env: { ATENDE_OUTBOUND_ALLOW: '127.0.0.1' } };
   apiA = new AtendeNode('api-a', { ...common, role: 'api' });
   apiB = new AtendeNode('api-b', { ...common, role: 'api' });
   w1 = new AtendeNode('worker-1', { ...common, role: 'worker' });
