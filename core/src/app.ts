@@ -147,7 +147,8 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
     config.redisUrl ? { kind: 'redis', url: config.redisUrl, prefix: config.namespace } : { kind: 'postgres', url: config.databaseUrl, prefix: config.namespace },
     logger.child({ mod: 'jobs' }),
   );
-  const realtime = new RealtimeHub(bus, logger.child({ mod: 'realtime' }));
+  const cluster = config.redisUrl ? new RedisCluster(config.redisUrl, config.namespace) : new LocalCluster();
+  const realtime = new RealtimeHub(bus, cluster, logger.child({ mod: 'realtime' }));
   const presence = new Presence(db.pool, bus, logger.child({ mod: 'presence' }));
   realtime.setPresence(presence, OFFLINE_GRACE_MS);
   const defs = new Map(plugins.map((p) => [p.id, p]));
@@ -168,7 +169,7 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
     logger,
     db,
     bus,
-    cluster: config.redisUrl ? new RedisCluster(config.redisUrl, config.namespace) : new LocalCluster(),
+    cluster,
     extensions: new Map(),
     jobs,
     realtime,
@@ -212,9 +213,7 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
   };
   const app = Fastify(serverOpts).withTypeProvider<ZodTypeProvider>();
-  const unsubscribeOutbound = bus.subscribe((e) => {
-    if (e.event === OUTBOUND_ALLOW_CHANGED) kernel.outbound.invalidate();
-  });
+  kernel.cluster.on(OUTBOUND_ALLOW_CHANGED, () => kernel.outbound.invalidate());
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializer(config, logger));
   app.decorate('kernel', kernel);
@@ -324,7 +323,6 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
     await presence.close();
     await jobs.close(config.shutdownTimeoutMs);
     for (const fn of kernel.onClose) await fn().catch((err) => logger.warn({ err: (err as Error).message }, 'close hook failed'));
-    unsubscribeOutbound();
     await kernel.outbound.close();
     await bus.close();
     await kernel.cluster.close();

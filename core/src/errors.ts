@@ -99,8 +99,6 @@ export const ERRORS = {
   ERR_IMPORT_EMPTY: e(400, 'O arquivo não tem linhas para importar', 'The file has no rows to import'),
   ERR_IMPORT_TOO_MANY_ROWS: e(400, 'O arquivo tem mais de {max} linhas; divida-o em partes', 'The file has more than {max} rows; split it into parts'),
   // --- channels (administration.md §8) ---
-  ERR_WABA_INVALID: e(400, 'Dados WABA incorretos', 'Incorrect WABA data'),
-  ERR_TELEGRAM_TOKEN: e(400, 'O canal Telegram precisa de um token', 'A Telegram channel needs a token'),
   ERR_SAVING_CHANNEL: e(400, 'Error saving channel', 'Error saving channel'),
   ERR_QR_CODE: e(502, 'Error generating QR code', 'Error generating QR code'),
   ERR_SYNC_MESSAGES: e(502, 'Error syncing messages', 'Error syncing messages'),

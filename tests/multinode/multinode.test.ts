@@ -25,7 +25,8 @@ beforeAll(async () => {
   // The kit creates and migrates the database; in-process it only mints sessions (api role: no workers, no channel sessions).
   t = await createTestApp({ workers: false, config: { role: 'api', namespace: NS } });
   admin = await t.loginAs('admin');
-  const common = { databaseUrl: t.databaseUrl, redisUrl: REDIS_URL, namespace: NS };
+  // The fake Bot API listens on loopback, which the outbound guard lets through only when the operator allows it (as the test kit does).
+  const common = { databaseUrl: t.databaseUrl, redisUrl: REDIS_URL, namespace: NS, env: { ATENDE_OUTBOUND_ALLOW: '127.0.0.1' } };
   apiA = new AtendeNode('api-a', { ...common, role: 'api' });
   apiB = new AtendeNode('api-b', { ...common, role: 'api' });
   w1 = new AtendeNode('worker-1', { ...common, role: 'worker' });
@@ -64,6 +65,20 @@ describe('multi-node install', () => {
     const frame = await until('message.created on node A', () => socket.frames.find((f) => f.event === 'message.created' && f.data.message.body === 'Olá do nó B'), 10_000);
     expect(frame.seq).toBeGreaterThan(0);
     socket.ws.close();
+  });
+
+  it('logging out on node B closes that session\'s socket on node A (node to node, not a client event)', async () => {
+    const agent = await t.loginAs('user', admin.tenantId);
+    const socket = await openSocket(apiA, agent.token);
+    const other = await openSocket(apiA, admin.token);
+    const closed = new Promise<number>((resolve) => socket.ws.once('close', (code) => resolve(code)));
+    const out = await apiB.request('POST', '/api/auth/logout/', { token: agent.token });
+    expect(out.status).toBe(204);
+    await until('session.ended on node A', () => socket.frames.find((f) => f.event === 'session.ended'), 10_000);
+    expect(await closed).toBe(4001);
+    // Only that session: another user's socket on the same node stays open.
+    expect(other.ws.readyState).toBe(WebSocket.OPEN);
+    other.ws.close();
   });
 
   it('jobs run once across the worker nodes: 30 replies sent from both api nodes reach the provider exactly once each', async () => {

@@ -1,5 +1,6 @@
 import type { WebSocket } from 'ws';
 import type { Logger } from 'pino';
+import type { ClusterPort } from '../events/cluster.ts';
 import type { DeliveredEvent, EventBusPort, Principal, RealtimePort } from '../sdk/types.ts';
 
 export interface Recipient extends Principal {
@@ -19,8 +20,14 @@ type VisibilityFilter = (recipient: Recipient, data: any) => boolean | Promise<b
 type RejectFrame = (data: any) => { event: string; data: unknown } | undefined;
 type RoomAuthorizer = (recipient: Recipient, id: string) => Promise<boolean>;
 
-/** Control events travel on the bus between nodes but are never sent to clients. */
-export const CONTROL_PREFIX = '_kernel.';
+/** Cluster topic: end some sockets on every node (a session revoked, a user deactivated). */
+const SESSION_ENDED_TOPIC = '_kernel:session_ended';
+
+interface SessionEnded {
+  tenantId: number;
+  sid?: string;
+  userId?: number;
+}
 
 /**
  * Real-time fan-out: every node subscribes to the bus and delivers each event to
@@ -43,11 +50,16 @@ export class RealtimeHub implements RealtimePort {
   /** Sockets whose writes are held until the end of the current turn (see `write`). */
   private readonly corked = new Set<import('node:net').Socket>();
 
-  constructor(private readonly bus: EventBusPort, private readonly logger: Logger) {
+  constructor(
+    private readonly bus: EventBusPort,
+    private readonly cluster: ClusterPort,
+    private readonly logger: Logger,
+  ) {
     // Deliveries are chained: visibility filters may await, and a later event must never reach a socket before an earlier one.
     this.unsubscribe = bus.subscribe((e) => {
       this.delivering = this.delivering.then(() => this.deliver(e)).catch((err) => this.logger.warn({ err: (err as Error).message }, 'event delivery failed'));
     });
+    cluster.on(SESSION_ENDED_TOPIC, (data) => this.endHere(data as SessionEnded));
     this.heartbeat = setInterval(() => this.ping(), 30_000);
     this.heartbeat.unref();
   }
@@ -104,7 +116,20 @@ export class RealtimeHub implements RealtimePort {
 
   /** Ends the sockets of a session or of every session of a user, on every node. */
   async endSessions(tenantId: number, target: { sid?: string; userId?: number }): Promise<void> {
-    await this.bus.publish({ tenantId, event: `${CONTROL_PREFIX}session_ended`, data: target, rooms: [] });
+    this.endHere({ tenantId, ...target });
+    await this.cluster.broadcast(SESSION_ENDED_TOPIC, { tenantId, ...target } satisfies SessionEnded);
+  }
+
+  /** Closes this node's sockets of the session or user, after the events already on their way to them. */
+  private endHere(t: SessionEnded): void {
+    this.delivering = this.delivering.then(() => {
+      for (const c of this.byTenant.get(t.tenantId) ?? []) {
+        if ((t.sid && c.who.sid === t.sid) || (t.userId && c.who.userId === t.userId)) {
+          this.send(c, { event: 'session.ended' });
+          c.ws.close(4001, 'session ended');
+        }
+      }
+    }).catch((err) => this.logger.warn({ err: (err as Error).message }, 'ending sockets failed'));
   }
 
   async attach(ws: WebSocket, who: Recipient, resume: { epoch?: string; since?: number }): Promise<void> {
@@ -175,18 +200,6 @@ export class RealtimeHub implements RealtimePort {
   private async deliver(e: DeliveredEvent) {
     const set = this.byTenant.get(e.tenantId);
     if (!set) return;
-    if (e.event.startsWith(CONTROL_PREFIX)) {
-      if (e.event === `${CONTROL_PREFIX}session_ended`) {
-        const t = e.data as { sid?: string; userId?: number };
-        for (const c of set) {
-          if ((t.sid && c.who.sid === t.sid) || (t.userId && c.who.userId === t.userId)) {
-            this.send(c, { event: 'session.ended' });
-            c.ws.close(4001, 'session ended');
-          }
-        }
-      }
-      return;
-    }
     const reject = this.rejectFrames.get(e.event);
     // One serialisation and one UTF-8 encoding per event, however many sockets receive it.
     let frame: Buffer | undefined;
@@ -263,7 +276,7 @@ export class RealtimeHub implements RealtimePort {
   async filterFor(who: Recipient, events: DeliveredEvent[]): Promise<DeliveredEvent[]> {
     const conn = { ws: undefined as unknown as WebSocket, who, rooms: new Set(['tenant', `user:${who.userId}`, ...who.queues.map((q) => `queue:${q}`)]), alive: true };
     const out: DeliveredEvent[] = [];
-    for (const e of events) if (!e.event.startsWith(CONTROL_PREFIX) && (await this.accepts(conn, e))) out.push(e);
+    for (const e of events) if (await this.accepts(conn, e)) out.push(e);
     return out;
   }
 }

@@ -5,6 +5,8 @@
  * message pipeline; the adapter only moves messages to and from the provider.
  */
 
+import type { AtendeErrorCodes } from './contract.ts';
+
 export type MediaKind = 'image' | 'audio' | 'video' | 'document' | 'sticker';
 
 /** What the channel can do; the kernel refuses (with a catalogue error) what is not declared. */
@@ -260,7 +262,11 @@ export interface ChannelAdapter {
   react?(channel: ChannelRecord, providerId: string, emoji: string): Promise<void>;
 }
 
-/** Catalogue codes a provider failure maps to. */
+/**
+ * Catalogue codes a provider failure maps to: the kernel's channel codes
+ * (core.md §8), or a code the channel plugin declares in its contract
+ * (e.g. `ERR_WABA_INVALID`, `ERR_TELEGRAM_TOKEN`).
+ */
 export type ChannelErrorCode =
   | 'ERR_SENDING_WAPP_MSG'
   | 'ERR_WAPP_NOT_INITIALIZED'
@@ -269,10 +275,9 @@ export type ChannelErrorCode =
   | 'ERR_DELETE_WAPP_MSG'
   | 'ERR_FETCH_WAPP_MSG'
   | 'ERR_WAPP_CHECK_CONTACT'
-  | 'ERR_WABA_INVALID'
-  | 'ERR_TELEGRAM_TOKEN'
   | 'ERR_QR_CODE'
-  | 'ERR_SYNC_MESSAGES';
+  | 'ERR_SYNC_MESSAGES'
+  | (keyof AtendeErrorCodes & string);
 
 /**
  * Thrown by an adapter for a provider failure; `code` is a catalogue code.

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { AnyMessageContent, ConnectionState, GroupMetadata, WAMessage, WAMessageKey, WAMessageUpdate, MessageUserReceiptUpdate, BaileysEventMap } from '@whiskeysockets/baileys';
 import {
@@ -15,8 +14,11 @@ import {
   type InboundMessage,
   type OutboundMessage,
   type PluginContext,
-  z,
+  defineEntity,
+  sql,
+  tenantFilter,
 } from '@atende/core/sdk';
+import { baileysConfig } from './contract.ts';
 import { usePgAuthState, type PgAuthState } from './auth-state.ts';
 import { parseContent } from './content.ts';
 import { fromStoredJson, identityOf, isGroupJid, isLidJid, isPhoneJid, jidOf, jidUser, loadBaileys, statusCodeOf, toStoredJson, type BaileysLib } from './lib.ts';
@@ -41,17 +43,26 @@ export interface BaileysOptions {
   forwardTimeoutMs?: number;
 }
 
-export const configSchema = z
-  .object({
-    /** How the admin links the phone: scanning a QR code or typing a pairing code on the phone. */
-    connectionMethod: z.enum(['qrcode', 'pairingCode']).optional(),
-    /** Ask the phone for the full history when linking (slower first sync; more to import). */
-    syncFullHistory: z.boolean().optional(),
-  })
-  // The kernel keeps its own keys (switches, proxy) in the same `config`.
-  .passthrough();
+/** A WhatsApp message as it arrived or was sent (key and content): for quoting, reacting, editing, Baileys' retry requests and history imports. */
+export const BaileysMessage = defineEntity({
+  name: 'BaileysMessage',
+  tableName: 'channel_baileys_messages',
+  filters: tenantFilter,
+  properties: (p) => ({
+    tenantId: p.integer().primary(),
+    channelId: p.integer().primary(),
+    providerId: p.text().primary(),
+    chatJid: p.text(),
+    fromMe: p.boolean(),
+    ts: p.datetime(),
+    history: p.boolean(),
+    message: p.json<unknown>(),
+    createdAt: p.datetime(),
+  }),
+});
 
-const RPC_EVENT = 'channel-baileys.rpc';
+/** Cluster topic of socket operations asked of the node that runs the channel's session. */
+const SOCKET_TOPIC = 'socket';
 /** Where WhatsApp serves media: a media URL in a message is fetched only from these (or a host the superadmin allowed). */
 const WHATSAPP_MEDIA_HOSTS = ['*.whatsapp.net'];
 const GROUP_TTL_MS = 5 * 60_000;
@@ -61,6 +72,20 @@ const MAX_ON_DEMAND_CHATS = 25;
 
 type Ack = 'sent' | 'delivered' | 'read' | 'failed';
 type RemoteOp = 'send' | 'edit' | 'delete' | 'react';
+
+/** A socket operation asked of the node that runs the session. */
+interface SocketRequest {
+  channelId: number;
+  op: RemoteOp;
+  args: unknown[];
+}
+
+/**
+ * The owner's answer. Failures travel as an answer, not a thrown error, so
+ * the caller gets the catalogue code and whether it is permanent; `null`
+ * stands for "done, nothing to return" (an absent answer means "not mine").
+ */
+type SocketAnswer = { result: unknown } | { error: { code: ChannelErrorCode; message: string; permanent: boolean } };
 
 interface Session {
   channel: ChannelRecord;
@@ -142,19 +167,17 @@ export function toChannelError(err: unknown, fallback: ChannelErrorCode = 'ERR_S
  * runs each channel's session on exactly one node under a lease and calls
  * `connect` there; this class owns the sockets of the sessions this node
  * holds. Operations that need the socket (send, edit, delete, react) and
- * arrive on another node are forwarded over the event bus to the node
- * running the session.
+ * arrive on another node are asked of the node running the session through
+ * `ctx.cluster` (node to node; the tenants' event sequence is not touched).
  */
 export class BaileysChannel {
   private readonly sessions = new Map<number, Session>();
-  private readonly pending = new Map<string, { resolve(v: unknown): void; reject(e: Error): void; timer: NodeJS.Timeout }>();
-  private readonly nodeTag = randomUUID();
 
   constructor(
     private readonly ctx: PluginContext,
     private readonly options: BaileysOptions,
   ) {
-    ctx.events.on(RPC_EVENT, (e) => this.onRpc(e.data as RpcFrame));
+    ctx.cluster.handle(SOCKET_TOPIC, (data) => this.answerSocketRequest(data as SocketRequest));
   }
 
   private get opt() {
@@ -197,7 +220,7 @@ export class BaileysChannel {
         proxy: false,
       },
       prepare: (draft) => {
-        const parsed = configSchema.safeParse(draft.config ?? {});
+        const parsed = baileysConfig.safeParse(draft.config ?? {});
         if (!parsed.success) throw new AppError('ERR_VALIDATION', { details: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
         const number = draft.number?.replace(/\D/g, '') || null;
         if (parsed.data.connectionMethod === 'pairingCode' && number !== null && !/^\d{8,20}$/.test(number)) {
@@ -260,7 +283,7 @@ export class BaileysChannel {
     // A reconnect reads the creds back from PostgreSQL (what another node would see), after the last writes landed.
     await s.auth?.flush();
     s.auth = await usePgAuthState(lib, this.ctx.channels.authState(channel.id));
-    const cfg = configSchema.safeParse(channel.config ?? {});
+    const cfg = baileysConfig.safeParse(channel.config ?? {});
     const makeSocket = this.options.makeSocket ?? (lib.makeWASocket as unknown as SocketFactory);
     const sock = makeSocket({
       auth: { creds: s.auth.state.creds, keys: lib.makeCacheableSignalKeyStore(s.auth.state.keys, logger as never) },
@@ -437,7 +460,7 @@ export class BaileysChannel {
         await sock.end(undefined).catch(() => undefined);
       }
     } finally {
-      await this.ctx.sql('DELETE FROM channel_baileys_messages WHERE tenant_id = $1 AND channel_id = $2', [channel.tenantId, channel.id]);
+      await this.ctx.dbForTenant(channel.tenantId).nativeDelete(BaileysMessage, { channelId: channel.id });
     }
   }
 
@@ -598,25 +621,20 @@ export class BaileysChannel {
   private async storeMessages(s: Session, messages: WAMessage[], history: boolean) {
     const rows = messages.filter((m) => m.key?.id && m.key.remoteJid && m.message);
     if (!rows.length) return;
-    await this.ctx.sql(
-      `INSERT INTO channel_baileys_messages (tenant_id, channel_id, provider_id, chat_jid, from_me, ts, history, message)
-       SELECT $1, $2, x.id, x.chat, x.from_me, x.ts, $3, x.message
-         FROM jsonb_to_recordset($4::jsonb) AS x(id text, chat text, from_me boolean, ts timestamptz, message jsonb)
-       ON CONFLICT (tenant_id, channel_id, provider_id) DO NOTHING`,
-      [
-        s.channel.tenantId,
-        s.channel.id,
-        history,
-        JSON.stringify(rows.map((m) => ({ id: m.key.id, chat: m.key.remoteJid, from_me: !!m.key.fromMe, ts: tsOf(m).toISOString(), message: toStoredJson(s.lib, { key: m.key, message: m.message, messageTimestamp: Number(m.messageTimestamp ?? 0), pushName: m.pushName ?? undefined }) }))),
-      ],
-    );
+    const batch = JSON.stringify(rows.map((m) => ({ id: m.key.id, chat: m.key.remoteJid, from_me: !!m.key.fromMe, ts: tsOf(m).toISOString(), message: toStoredJson(s.lib, { key: m.key, message: m.message, messageTimestamp: Number(m.messageTimestamp ?? 0), pushName: m.pushName ?? undefined }) })));
+    // Every live message and whole history batches pass here: one statement, plain SQL.
+    await this.ctx.query(sql`
+      INSERT INTO channel_baileys_messages (tenant_id, channel_id, provider_id, chat_jid, from_me, ts, history, message)
+      SELECT ${s.channel.tenantId}, ${s.channel.id}, x.id, x.chat, x.from_me, x.ts, ${history}, x.message
+        FROM jsonb_to_recordset(${batch}::jsonb) AS x(id text, chat text, from_me boolean, ts timestamptz, message jsonb)
+      ON CONFLICT (tenant_id, channel_id, provider_id) DO NOTHING`);
   }
 
   private async storedMessage(channel: ChannelRecord, providerId: string): Promise<WAMessage | undefined> {
     if (!providerId) return undefined;
-    const r = await this.ctx.sql<{ message: unknown }>('SELECT message FROM channel_baileys_messages WHERE tenant_id = $1 AND channel_id = $2 AND provider_id = $3', [channel.tenantId, channel.id, providerId]);
-    if (!r.rows[0]) return undefined;
-    return fromStoredJson<WAMessage>(await loadBaileys(), r.rows[0].message);
+    const row = await this.ctx.dbForTenant(channel.tenantId).findOne(BaileysMessage, { channelId: channel.id, providerId }, { fields: ['message'] });
+    if (!row) return undefined;
+    return fromStoredJson<WAMessage>(await loadBaileys(), row.message);
   }
 
   // ---------------------------------------------------------------- outbound
@@ -625,40 +643,26 @@ export class BaileysChannel {
   private async viaOwner(channel: ChannelRecord, op: RemoteOp, args: unknown[]): Promise<unknown> {
     if (this.sessions.has(channel.id)) return this.runLocal(channel.id, op, args);
     if (channel.status === 'disconnected') throw new ChannelError('ERR_WAPP_NOT_INITIALIZED', 'O canal está desconectado');
-    const id = randomUUID();
-    const result = new Promise<unknown>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new ChannelError('ERR_WAPP_NOT_INITIALIZED', 'Nenhum nó está com a sessão deste canal aberta'));
-      }, this.opt.forwardTimeoutMs);
-      timer.unref();
-      this.pending.set(id, { resolve, reject, timer });
-    });
-    // Rooms `[]`: the bus carries it between nodes, no browser ever receives it.
-    await this.ctx.events.publish(channel.tenantId, RPC_EVENT, { kind: 'req', id, from: this.nodeTag, channelId: channel.id, op, args } satisfies RpcFrame, []);
-    return result;
+    let answer: SocketAnswer;
+    try {
+      answer = (await this.ctx.cluster.request(SOCKET_TOPIC, { channelId: channel.id, op, args } satisfies SocketRequest, { timeoutMs: this.opt.forwardTimeoutMs })) as SocketAnswer;
+    } catch {
+      // No node answered: none runs the session now (it may be moving to another node); the send job retries.
+      throw new ChannelError('ERR_WAPP_NOT_INITIALIZED', 'Nenhum nó está com a sessão deste canal aberta');
+    }
+    if ('error' in answer) throw new ChannelError(answer.error.code, answer.error.message, answer.error.permanent);
+    return answer.result;
   }
 
-  private async onRpc(f: RpcFrame) {
-    if (f.kind === 'res') {
-      const p = this.pending.get(f.id);
-      if (!p || f.to !== this.nodeTag) return;
-      this.pending.delete(f.id);
-      clearTimeout(p.timer);
-      if (f.error) p.reject(new ChannelError(f.error.code as ChannelErrorCode, f.error.message, f.error.permanent));
-      else p.resolve(f.result);
-      return;
-    }
-    if (f.from === this.nodeTag || !this.sessions.has(f.channelId)) return;
-    const s = this.sessions.get(f.channelId)!;
-    let reply: RpcFrame;
+  /** Answers a socket operation when this node runs the channel's session; other nodes stay silent. */
+  private async answerSocketRequest(req: SocketRequest): Promise<SocketAnswer | undefined> {
+    if (!this.sessions.has(req.channelId)) return undefined;
     try {
-      reply = { kind: 'res', id: f.id, to: f.from, result: await this.runLocal(f.channelId, f.op, f.args) };
+      return { result: (await this.runLocal(req.channelId, req.op, req.args)) ?? null };
     } catch (err) {
       const e = toChannelError(err);
-      reply = { kind: 'res', id: f.id, to: f.from, error: { code: e.code, message: e.message, permanent: e.permanent } };
+      return { error: { code: e.code, message: e.message, permanent: e.permanent } };
     }
-    await this.ctx.events.publish(s.channel.tenantId, RPC_EVENT, reply, []);
   }
 
   private async runLocal(channelId: number, op: RemoteOp, args: unknown[]): Promise<unknown> {
@@ -794,35 +798,36 @@ export class BaileysChannel {
     }
     const chats = req.contact ? await this.jidsOf(s, req.contact.externalId) : null;
     const limit = req.limitPerChat ?? null;
-    const filters = [req.from ?? null, req.to ?? null, req.groups, req.deviceMessages, chats] as const;
-    const where = `tenant_id = $1 AND channel_id = $2 AND ($3::timestamptz IS NULL OR ts >= $3) AND ($4::timestamptz IS NULL OR ts <= $4)
-      AND ($5::boolean OR chat_jid NOT LIKE '%@g.us') AND ($6::boolean OR NOT from_me) AND ($7::text[] IS NULL OR chat_jid = ANY($7))`;
+    // A whole account's history, filtered and numbered per conversation: plain SQL (an import reads thousands of rows).
+    const mine = sql`tenant_id = ${channel.tenantId} AND channel_id = ${channel.id}`;
+    const groups = sql`(${req.groups}::boolean OR chat_jid NOT LIKE '%@g.us')`;
+    const inChats = sql`(${chats}::text[] IS NULL OR chat_jid = ANY(${chats}::text[]))`;
 
     // Conversations whose stored history stops short of what was asked: ask the phone for older messages.
-    const short = await this.ctx.sql<{ chat_jid: string; n: number; oldest: Date }>(
-      `SELECT chat_jid, count(*)::int AS n, min(ts) AS oldest FROM channel_baileys_messages
-        WHERE tenant_id = $1 AND channel_id = $2 AND ($3::boolean OR chat_jid NOT LIKE '%@g.us') AND ($4::text[] IS NULL OR chat_jid = ANY($4))
-        GROUP BY chat_jid ORDER BY max(ts) DESC LIMIT ${MAX_ON_DEMAND_CHATS}`,
-      [channel.tenantId, channel.id, req.groups, chats],
-    );
-    for (const c of short.rows) {
+    const short = await this.ctx.query<{ chat_jid: string; n: number; oldest: Date }>(sql`
+      SELECT chat_jid, count(*)::int AS n, min(ts) AS oldest FROM channel_baileys_messages
+       WHERE ${mine} AND ${groups} AND ${inChats}
+       GROUP BY chat_jid ORDER BY max(ts) DESC LIMIT ${MAX_ON_DEMAND_CHATS}`);
+    for (const c of short) {
       if (sink.signal.aborted) break;
       const needOlder = req.from ? new Date(c.oldest) > req.from : false;
       const needMore = limit ? c.n < limit : false;
       if (needOlder || needMore) await this.fetchOlder(s, c.chat_jid, Math.min(50, limit ? Math.max(limit - c.n, 1) : 50));
     }
 
-    const rows = await this.ctx.sql<{ message: unknown }>(
-      `SELECT message FROM (
-         SELECT message, ts, provider_id, row_number() OVER (PARTITION BY chat_jid ORDER BY ts DESC) AS rn
-           FROM channel_baileys_messages WHERE ${where}) x
-        WHERE $8::int IS NULL OR rn <= $8 ORDER BY ts, provider_id`,
-      [channel.tenantId, channel.id, ...filters, limit],
-    );
-    const total = rows.rows.length;
+    const from = req.from ?? null;
+    const to = req.to ?? null;
+    const rows = await this.ctx.query<{ message: unknown }>(sql`
+      SELECT message FROM (
+        SELECT message, ts, provider_id, row_number() OVER (PARTITION BY chat_jid ORDER BY ts DESC) AS rn
+          FROM channel_baileys_messages
+         WHERE ${mine} AND (${from}::timestamptz IS NULL OR ts >= ${from}::timestamptz) AND (${to}::timestamptz IS NULL OR ts <= ${to}::timestamptz)
+           AND ${groups} AND (${req.deviceMessages}::boolean OR NOT from_me) AND ${inChats}) x
+       WHERE ${limit}::int IS NULL OR rn <= ${limit}::int ORDER BY ts, provider_id`);
+    const total = rows.length;
     let done = 0;
     await sink.progress(0, total);
-    for (const row of rows.rows) {
+    for (const row of rows) {
       if (sink.signal.aborted) break;
       const m = fromStoredJson<WAMessage>(s.lib, row.message);
       const inbound = await this.toInbound(s, m);
@@ -842,12 +847,9 @@ export class BaileysChannel {
   }
 
   private async fetchOlder(s: Session, chatJid: string, count: number) {
-    const oldest = await this.ctx.sql<{ message: unknown }>(
-      'SELECT message FROM channel_baileys_messages WHERE tenant_id = $1 AND channel_id = $2 AND chat_jid = $3 ORDER BY ts, provider_id LIMIT 1',
-      [s.channel.tenantId, s.channel.id, chatJid],
-    );
-    if (!oldest.rows[0]) return;
-    const m = fromStoredJson<WAMessage>(s.lib, oldest.rows[0].message);
+    const oldest = await this.ctx.dbForTenant(s.channel.tenantId).findOne(BaileysMessage, { channelId: s.channel.id, chatJid }, { orderBy: { ts: 'asc', providerId: 'asc' }, fields: ['message'] });
+    if (!oldest) return;
+    const m = fromStoredJson<WAMessage>(s.lib, oldest.message);
     let waiter: ((e: BaileysEventMap['messaging-history.set']) => void) | undefined;
     let requestId: string | undefined;
     const answered = new Promise<void>((resolve) => {
@@ -874,7 +876,3 @@ export class BaileysChannel {
     }
   }
 }
-
-type RpcFrame =
-  | { kind: 'req'; id: string; from: string; channelId: number; op: RemoteOp; args: unknown[] }
-  | { kind: 'res'; id: string; to: string; result?: unknown; error?: { code: string; message: string; permanent: boolean } };

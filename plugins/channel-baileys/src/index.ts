@@ -1,5 +1,6 @@
-import { definePlugin, type PluginDefinition } from '@atende/core/sdk';
-import { BaileysChannel, type BaileysOptions } from './channel.ts';
+import { definePlugin, sql, type PluginDefinition } from '@atende/core/sdk';
+import { BaileysChannel, BaileysMessage, type BaileysOptions } from './channel.ts';
+import { contract } from './contract.ts';
 
 export type { BaileysOptions } from './channel.ts';
 export type { SocketFactory, WhatsAppSocket } from './socket.ts';
@@ -15,6 +16,8 @@ export function createBaileysPlugin(options: BaileysOptions = {}): PluginDefinit
   return definePlugin({
     id: 'channel-baileys',
     kind: 'channel',
+    contract,
+    entities: [BaileysMessage],
     name: 'Canal WhatsApp (Baileys)',
     description: 'WhatsApp não oficial conectado por QR code ou código de pareamento: texto, mídia, reações, grupos e importação de histórico.',
     ui: true,
@@ -44,8 +47,11 @@ export function createBaileysPlugin(options: BaileysOptions = {}): PluginDefinit
       ctx.channels.register(channel.adapter());
       // Live messages are kept a month for quotes, reactions and edits; linked-time history stays until the channel goes.
       ctx.jobs.define('prune', async () => {
-        const r = await ctx.sql(`DELETE FROM channel_baileys_messages WHERE NOT history AND created_at < now() - interval '30 days'`);
-        return { deleted: r.rowCount ?? 0 };
+        // Install-wide maintenance: the one statement here not scoped to a tenant.
+        const [r] = await ctx.query<{ n: number }>(sql`
+          WITH gone AS (DELETE FROM channel_baileys_messages WHERE NOT history AND created_at < now() - interval '30 days' RETURNING 1)
+          SELECT count(*)::int AS n FROM gone`);
+        return { deleted: r!.n };
       });
       void ctx.jobs.schedule('prune', 'daily', { pattern: '17 4 * * *' }, {}).catch((err) => ctx.logger.warn({ err: (err as Error).message }, 'baileys prune schedule failed'));
     },

@@ -71,6 +71,27 @@ describe('a Baileys session across two nodes', () => {
     expect(wa.open()).toHaveLength(1);
   });
 
+  it('a forwarded send travels node to node and takes no number from the tenant\'s event sequence', async () => {
+    const [, other] = await ownerFirst(id);
+    const channel = (await db.query(`SELECT id, tenant_id AS "tenantId", type, name, number, status, config FROM channels WHERE id = $1`, [id])).rows[0] as ChannelRecord;
+    // The tenant's last event number, as a reconnecting browser would resume from.
+    const lastSeq = async () => {
+      const r = await a.app.kernel.bus.since(admin.tenantId, undefined, 0);
+      return 'resync' in r ? r.seq : (r.events.at(-1)?.seq ?? 0);
+    };
+    await until(async () => {
+      const s = await lastSeq();
+      await new Promise((r) => setTimeout(r, 300));
+      return s === (await lastSeq());
+    });
+    const before = await lastSeq();
+    const sent = await adapterOf(other).send({ ...channel, secrets: {} }, { messageId: '3', to: { kind: 'whatsapp', externalId: '5511977770000', isGroup: false }, type: 'chat', body: 'encaminhada entre nós' });
+    await adapterOf(other).react!({ ...channel, secrets: {} }, sent.providerId, '👍');
+    expect(wa.sent.find((s) => s.body === 'encaminhada entre nós')?.message.key.id).toBe(sent.providerId);
+    expect((wa.sent.at(-1)!.content as { react?: { text: string } }).react?.text).toBe('👍');
+    expect(await lastSeq()).toBe(before);
+  });
+
   it('when the owner stops, the other node resumes the same linked device from PostgreSQL, without a QR code', async () => {
     const [ownerApp, other] = await ownerFirst(id);
     const before = wa.sockets.length;

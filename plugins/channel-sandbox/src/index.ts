@@ -1,6 +1,20 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { AppError, ChannelError, definePlugin, z, type ChannelAdapter, type ChannelRecord, type PluginContext } from '@atende/core/sdk';
+import { AppError, ChannelError, defineEntity, definePlugin, idParam, positiveId, principalOf, tenantFilter, z, type ChannelAdapter, type ChannelRecord, type PluginContext } from '@atende/core/sdk';
+import {
+  contract,
+  sandboxConfig,
+  sandboxOutboxQuery,
+  sandboxOutboxRow,
+  sandboxSecret,
+  sandboxSimulate,
+  sandboxSimulated,
+  sandboxWebhookAnswer,
+  sandboxWebhookBody,
+  type SandboxConfig,
+  type SandboxInbound,
+  type SandboxOutboxRow,
+} from './contract.ts';
 import { OutboxWriter } from './outbox.ts';
 
 /**
@@ -11,25 +25,29 @@ import { OutboxWriter } from './outbox.ts';
  * seed, the tests and the benchmarks drive conversations through it.
  */
 
-const inbound = z
-  .object({
-    id: z.string().min(1).max(200),
-    from: z.object({ id: z.string().min(1).max(200), name: z.string().max(200).optional(), number: z.string().regex(/^\d{5,20}$/).optional() }).strict(),
-    body: z.string().max(65_536).default(''),
-    type: z.string().max(40).optional(),
-    // A simulated customer's file: a URL to link, or the bytes themselves (base64), which go to the media store like a real provider's download.
-    media: z
-      .object({ url: z.string().max(2000).optional(), data: z.string().max(1_500_000).regex(/^[A-Za-z0-9+/]*={0,2}$/).optional(), mimetype: z.string().max(200), name: z.string().max(300) })
-      .strict()
-      .refine((m) => !!m.url !== !!m.data, 'informe url ou data')
-      .optional(),
-    group: z.object({ id: z.string().min(1).max(200), name: z.string().max(200).optional() }).strict().optional(),
-    quotedId: z.string().max(200).optional(),
-    timestamp: z.coerce.date().optional(),
-  })
-  .strict();
-
-const ackEvent = z.object({ ack: z.object({ id: z.string().min(1).max(200), status: z.enum(['sent', 'delivered', 'read', 'failed']), reason: z.string().max(300).optional() }).strict() }).strict();
+/** One message as the simulated provider recorded it; written in batches by `OutboxWriter`. */
+export const OutboxMessage = defineEntity({
+  name: 'SandboxOutboxMessage',
+  tableName: 'channel_sandbox_outbox',
+  filters: tenantFilter,
+  properties: (p) => ({
+    id: p.bigint('number').primary().autoincrement(),
+    tenantId: p.integer(),
+    channelId: p.integer(),
+    idempotencyKey: p.text(),
+    providerId: p.text(),
+    recipient: p.text(),
+    body: p.text(),
+    type: p.text(),
+    mediaName: p.text().nullable(),
+    buttons: p.json<{ label: string; value: string }[]>().nullable(),
+    attempts: p.integer(),
+    edited: p.boolean(),
+    deleted: p.boolean(),
+    reaction: p.text().nullable(),
+    createdAt: p.datetime(),
+  }),
+});
 
 export const SIGNATURE_HEADER = 'x-sandbox-signature';
 
@@ -43,14 +61,6 @@ function signatureValid(secret: string, raw: Buffer, header: string | undefined)
   const expected = Buffer.from(signSandbox(secret, raw));
   const given = Buffer.from(header);
   return expected.length === given.length && timingSafeEqual(expected, given);
-}
-
-interface SandboxConfig {
-  /** Delays before the simulated provider reports delivered and read (ms); 0 or absent = never. */
-  deliveredAfterMs?: number;
-  readAfterMs?: number;
-  /** Fail every send whose body contains this text (to exercise failures). */
-  failWhenBodyContains?: string;
 }
 
 function adapter(ctx: PluginContext): ChannelAdapter {
@@ -73,6 +83,11 @@ function adapter(ctx: PluginContext): ChannelAdapter {
       historyImport: false,
       readReceipts: true,
     },
+    prepare(draft) {
+      const parsed = sandboxConfig.safeParse(draft.config);
+      if (!parsed.success) throw new AppError('ERR_VALIDATION', { details: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
+      return { ...draft, config: parsed.data };
+    },
     async connect(channel, runtime) {
       await runtime.setStatus(channel.tenantId, channel.id, 'connected');
     },
@@ -80,6 +95,7 @@ function adapter(ctx: PluginContext): ChannelAdapter {
       await ctx.channels.setStatus(channel.tenantId, channel.id, 'disconnected');
     },
     async send(channel, msg) {
+      // Saved settings passed `prepare`: read as they are, on every send of a bulk run.
       const cfg = channel.config as SandboxConfig;
       if (cfg.failWhenBodyContains && msg.body.includes(cfg.failWhenBodyContains)) {
         throw new ChannelError('ERR_SENDING_WAPP_MSG', 'O provedor simulado recusou a mensagem', true);
@@ -94,19 +110,19 @@ function adapter(ctx: PluginContext): ChannelAdapter {
       return { providerId };
     },
     async edit(channel, providerId, body) {
-      await ctx.sql('UPDATE channel_sandbox_outbox SET body = $3, edited = true WHERE channel_id = $1 AND provider_id = $2', [channel.id, providerId, body]);
+      await ctx.dbForTenant(channel.tenantId).nativeUpdate(OutboxMessage, { channelId: channel.id, providerId }, { body, edited: true });
     },
     async delete(channel, providerId) {
-      await ctx.sql('UPDATE channel_sandbox_outbox SET deleted = true WHERE channel_id = $1 AND provider_id = $2', [channel.id, providerId]);
+      await ctx.dbForTenant(channel.tenantId).nativeUpdate(OutboxMessage, { channelId: channel.id, providerId }, { deleted: true });
     },
     async react(channel, providerId, emoji) {
-      await ctx.sql('UPDATE channel_sandbox_outbox SET reaction = $3 WHERE channel_id = $1 AND provider_id = $2', [channel.id, providerId, emoji || null]);
+      await ctx.dbForTenant(channel.tenantId).nativeUpdate(OutboxMessage, { channelId: channel.id, providerId }, { reaction: emoji || null });
     },
   };
 }
 
 /** Stores inline media bytes in the kernel's media store; linked media passes through as given. */
-async function mediaOf(ctx: PluginContext, tenantId: number, m: z.infer<typeof inbound>['media']) {
+async function mediaOf(ctx: PluginContext, tenantId: number, m: SandboxInbound['media']) {
   if (!m) return undefined;
   if (m.url) return { url: m.url, mimetype: m.mimetype, name: m.name };
   const stored = await ctx.storage.save(tenantId, m.name, m.mimetype, Readable.from(Buffer.from(m.data!, 'base64')));
@@ -124,6 +140,8 @@ async function sandboxChannel(ctx: PluginContext, id: number, maxAgeMs?: number)
 export default definePlugin({
   id: 'channel-sandbox',
   kind: 'channel',
+  contract,
+  entities: [OutboxMessage],
   name: 'Canal Sandbox',
   description: 'Canal simulado para demonstração, testes e medições: clientes chegam por um webhook assinado.',
   migrations: [
@@ -163,89 +181,109 @@ export default definePlugin({
     });
 
 
+    const tags = ['channel-sandbox'];
+    const webhookParams = z.object({ channelId: positiveId });
+    /** Channels whose webhook signature checked out, for the handler of the same request. */
+    const signed = new WeakMap<object, ChannelRecord>();
+
     /**
      * The simulated provider's webhook: verify, store, acknowledge. It answers
      * 2xx only once the message is durably stored (a failure to store is a 5xx
      * so the sender retries); a replay is answered 200 as a duplicate.
      */
-    ctx.http.post('/webhook/:channelId', { config: { access: { public: true }, webhook: true }, schema: { params: z.object({ channelId: z.coerce.number().int().positive().max(2_147_483_647) }) } }, async (req, reply) => {
-      const { channelId } = req.params as { channelId: number };
-      // A copy up to a second old: a burst of webhooks does not read the channel once per message.
-      const channel = await sandboxChannel(ctx, channelId, WEBHOOK_CHANNEL_MAX_AGE_MS);
-      const raw = req.rawBody ?? Buffer.alloc(0);
-      const secret = channel?.secrets.webhookSecret as string | undefined;
-      // Same answer for an unknown channel and a bad signature: a caller learns nothing about which ids exist.
-      if (!channel || !secret || !signatureValid(secret, raw, req.headers[SIGNATURE_HEADER] as string | undefined)) throw new AppError('ERR_WEBHOOK_SIGNATURE');
-      if (!(await ctx.isEnabled(channel.tenantId))) throw new AppError('ERR_ROUTE_NOT_FOUND');
-      const ack = ackEvent.safeParse(req.body);
-      if (ack.success) {
-        const changed = await ctx.messages.ack(channel.tenantId, channel.id, ack.data.ack.id, ack.data.ack.status, ack.data.ack.reason);
-        return reply.send({ ok: true, changed });
-      }
-      const parsed = inbound.safeParse(req.body);
-      if (!parsed.success) throw new AppError('ERR_VALIDATION', { details: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
-      const m = parsed.data;
-      const res = await ctx.messages.ingest({
-        tenantId: channel.tenantId,
-        channelId: channel.id,
-        providerMessageId: m.id,
+    ctx.http.post(
+      '/webhook/:channelId',
+      {
+        config: { access: { public: true }, webhook: true },
+        // The signature is checked before the body is validated: a caller that cannot sign learns nothing about the channel or the payload.
+        preValidation: async (req) => {
+          const id = positiveId.safeParse((req.params as { channelId?: unknown }).channelId);
+          // A copy up to a second old: a burst of webhooks does not read the channel once per message.
+          const channel = id.success ? await sandboxChannel(ctx, id.data, WEBHOOK_CHANNEL_MAX_AGE_MS) : undefined;
+          const secret = channel?.secrets.webhookSecret as string | undefined;
+          // Same answer for an unknown channel and a bad signature: a caller learns nothing about which ids exist.
+          if (!channel || !secret || !signatureValid(secret, req.rawBody ?? Buffer.alloc(0), req.headers[SIGNATURE_HEADER] as string | undefined)) throw new AppError('ERR_WEBHOOK_SIGNATURE');
+          if (!(await ctx.isEnabled(channel.tenantId))) throw new AppError('ERR_ROUTE_NOT_FOUND');
+          signed.set(req, channel);
+        },
+        schema: {
+          operationId: 'sandboxWebhook',
+          tags,
+          summary: 'Recebe mensagens e confirmações do provedor simulado (assinado)',
+          params: webhookParams,
+          body: sandboxWebhookBody,
+          response: { 200: sandboxWebhookAnswer },
+        },
+      },
+      async (req) => {
+        const channel = signed.get(req);
+        if (!channel) throw new AppError('ERR_WEBHOOK_SIGNATURE');
+        const body = req.body;
+        if ('ack' in body) {
+          const changed = await ctx.messages.ack(channel.tenantId, channel.id, body.ack.id, body.ack.status, body.ack.reason);
+          return { ok: true as const, changed };
+        }
+        const res = await ingest(channel, body);
+        return { ok: true as const, duplicate: res.duplicate, ticketId: res.ticketId ?? null, messageId: res.messageId ?? null };
+      },
+    );
+
+    const ingest = async (ch: ChannelRecord, m: Omit<SandboxInbound, 'id'> & { id?: string }) =>
+      ctx.messages.ingest({
+        tenantId: ch.tenantId,
+        channelId: ch.id,
+        providerMessageId: m.id ?? `sbx-in-${randomUUID()}`,
         from: { kind: 'sandbox', externalId: m.from.id, name: m.from.name, number: m.from.number ?? null },
         group: m.group ? { kind: 'sandbox', externalId: `group:${m.group.id}`, name: m.group.name } : undefined,
         body: m.body,
         type: m.type,
-        media: await mediaOf(ctx, channel.tenantId, m.media),
+        media: await mediaOf(ctx, ch.tenantId, m.media),
         quotedProviderId: m.quotedId,
         timestamp: m.timestamp,
       });
-      return reply.send({ ok: true, duplicate: res.duplicate, ticketId: res.ticketId ?? null, messageId: res.messageId ?? null });
-    });
 
-    const channelParam = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
     const tenantChannel = async (tenantId: number, id: number) => {
       const ch = await sandboxChannel(ctx, id);
       if (!ch || ch.tenantId !== tenantId) throw new AppError('ERR_NO_WAPP_FOUND');
       return ch;
     };
+    const outboxOut = (r: { providerId: string; recipient: string; body: string; type: string; mediaName?: string | null; buttons?: SandboxOutboxRow['buttons']; attempts: number; edited: boolean; deleted: boolean; reaction?: string | null; createdAt: Date }): SandboxOutboxRow => ({
+      providerId: r.providerId, to: r.recipient, body: r.body, type: r.type, mediaName: r.mediaName ?? null, buttons: r.buttons ?? null,
+      attempts: r.attempts, edited: r.edited, deleted: r.deleted, reaction: r.reaction ?? null, createdAt: r.createdAt.toISOString(),
+    });
 
     /** The "customer's phone": what agents sent through this sandbox channel, newest first. */
-    ctx.http.get('/channels/:id/outbox', { config: { access: { menu: 'tickets' } }, schema: { params: channelParam, querystring: z.object({ to: z.string().max(200).optional(), limit: z.coerce.number().int().min(1).max(500).default(100) }) } }, async (req) => {
-      const { id } = req.params as z.infer<typeof channelParam>;
-      const q = req.query as { to?: string; limit: number };
-      const ch = await tenantChannel(req.principal!.tenantId, id);
-      const r = await ctx.sql(
-        `SELECT provider_id AS "providerId", recipient AS "to", body, type, media_name AS "mediaName", buttons, attempts, edited, deleted, reaction, created_at AS "createdAt"
-           FROM channel_sandbox_outbox WHERE tenant_id = $1 AND channel_id = $2 ${q.to ? 'AND recipient = $4' : ''} ORDER BY id DESC LIMIT $3`,
-        q.to ? [ch.tenantId, ch.id, q.limit, q.to] : [ch.tenantId, ch.id, q.limit],
-      );
-      return r.rows;
-    });
+    ctx.http.get(
+      '/channels/:id/outbox',
+      {
+        config: { access: { menu: 'tickets' } },
+        schema: { operationId: 'sandboxOutbox', tags, summary: 'Lista o que os atendentes enviaram pelo canal simulado', params: idParam, querystring: sandboxOutboxQuery, response: { 200: z.array(sandboxOutboxRow) } },
+      },
+      async (req) => {
+        const ch = await tenantChannel(principalOf(req).tenantId, req.params.id);
+        const rows = await ctx.db(req).find(OutboxMessage, { channelId: ch.id, ...(req.query.to ? { recipient: req.query.to } : {}) }, { orderBy: { id: 'desc' }, limit: req.query.limit });
+        return rows.map(outboxOut);
+      },
+    );
 
     /** Lets a logged-in user play the customer (demo and tests): same path as the signed webhook. */
     ctx.http.post(
       '/channels/:id/simulate',
-      { config: { access: { menu: 'tickets' } }, schema: { params: channelParam, body: inbound.omit({ id: true }).extend({ id: z.string().min(1).max(200).optional() }) } },
-      async (req) => {
-        const { id } = req.params as z.infer<typeof channelParam>;
-        const ch = await tenantChannel(req.principal!.tenantId, id);
-        const m = req.body as z.infer<typeof inbound>;
-        return ctx.messages.ingest({
-          tenantId: ch.tenantId,
-          channelId: ch.id,
-          providerMessageId: m.id ?? `sbx-in-${randomUUID()}`,
-          from: { kind: 'sandbox', externalId: m.from.id, name: m.from.name, number: m.from.number ?? null },
-          group: m.group ? { kind: 'sandbox', externalId: `group:${m.group.id}`, name: m.group.name } : undefined,
-          body: m.body,
-          type: m.type,
-          media: await mediaOf(ctx, ch.tenantId, m.media),
-        });
+      {
+        config: { access: { menu: 'tickets' } },
+        schema: { operationId: 'sandboxSimulate', tags, summary: 'Simula a mensagem de um cliente no canal simulado', params: idParam, body: sandboxSimulate, response: { 200: sandboxSimulated } },
       },
+      async (req) => ingest(await tenantChannel(principalOf(req).tenantId, req.params.id), req.body),
     );
 
     /** The webhook secret, for configuring an external simulator (admins of channels only). */
-    ctx.http.get('/channels/:id/secret', { config: { access: { menu: 'channels' } }, schema: { params: channelParam } }, async (req) => {
-      const { id } = req.params as z.infer<typeof channelParam>;
-      const ch = await tenantChannel(req.principal!.tenantId, id);
-      return { webhookUrl: `/api/plugins/channel-sandbox/webhook/${ch.id}`, secret: ch.secrets.webhookSecret, header: SIGNATURE_HEADER };
-    });
+    ctx.http.get(
+      '/channels/:id/secret',
+      { config: { access: { menu: 'channels' } }, schema: { operationId: 'sandboxWebhookSecret', tags, summary: 'Endereço e segredo do webhook do canal simulado', params: idParam, response: { 200: sandboxSecret } } },
+      async (req) => {
+        const ch = await tenantChannel(principalOf(req).tenantId, req.params.id);
+        return { webhookUrl: `/api/plugins/channel-sandbox/webhook/${ch.id}`, secret: String(ch.secrets.webhookSecret ?? ''), header: SIGNATURE_HEADER };
+      },
+    );
   },
 });

@@ -1,4 +1,4 @@
-import type { PluginContext } from '@atende/core/sdk';
+import { sql, type PluginContext } from '@atende/core/sdk';
 
 /** One outbound message as the simulated provider records it. */
 export interface OutboxRow {
@@ -66,17 +66,14 @@ export class OutboxWriter {
         const entries = [...byKey.values()];
         const col = <T>(f: (r: OutboxRow) => T) => entries.map((e) => f(e.row));
         try {
-          const r = await this.ctx.sql(
-            `INSERT INTO channel_sandbox_outbox (tenant_id, channel_id, idempotency_key, provider_id, recipient, body, type, media_name, buttons, attempts)
-             SELECT * FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::jsonb[], $10::int[])
-             ON CONFLICT (channel_id, idempotency_key) DO UPDATE SET attempts = channel_sandbox_outbox.attempts + excluded.attempts
-             RETURNING channel_id, idempotency_key, provider_id`,
-            [
-              col((r) => r.tenantId), col((r) => r.channelId), col((r) => r.key), col((r) => r.providerId), col((r) => r.recipient),
-              col((r) => r.body), col((r) => r.type), col((r) => r.mediaName), col((r) => r.buttons), entries.map((e) => e.times),
-            ],
-          );
-          const ids = new Map(r.rows.map((x) => [`${x.channel_id}\u0000${x.idempotency_key}`, x.provider_id as string]));
+          const r = await this.ctx.query<{ channel_id: number; idempotency_key: string; provider_id: string }>(sql`
+            INSERT INTO channel_sandbox_outbox (tenant_id, channel_id, idempotency_key, provider_id, recipient, body, type, media_name, buttons, attempts)
+            SELECT * FROM unnest(${col((r) => r.tenantId)}::int[], ${col((r) => r.channelId)}::int[], ${col((r) => r.key)}::text[], ${col((r) => r.providerId)}::text[],
+                                 ${col((r) => r.recipient)}::text[], ${col((r) => r.body)}::text[], ${col((r) => r.type)}::text[], ${col((r) => r.mediaName)}::text[],
+                                 ${col((r) => r.buttons)}::jsonb[], ${entries.map((e) => e.times)}::int[])
+            ON CONFLICT (channel_id, idempotency_key) DO UPDATE SET attempts = channel_sandbox_outbox.attempts + excluded.attempts
+            RETURNING channel_id, idempotency_key, provider_id`);
+          const ids = new Map(r.map((x) => [`${x.channel_id}\u0000${x.idempotency_key}`, x.provider_id]));
           for (const [k, e] of byKey) {
             const id = ids.get(k);
             for (const p of e.waiting) {

@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Telegram, TelegramError } from 'telegraf';
-import { AppError, ChannelError, definePlugin, providerReason, z, type ChannelAdapter, type ChannelRecord, type ChannelRuntime, type InboundMessage, type OutboundMessage, type PluginContext } from '@atende/core/sdk';
+import { AppError, ChannelError, definePlugin, okAnswer, positiveId, providerReason, z, type ChannelAdapter, type ChannelRecord, type ChannelRuntime, type InboundMessage, type OutboundMessage, type PluginContext } from '@atende/core/sdk';
+import { contract, telegramConfig, telegramToken, telegramUpdate, type TelegramConfig } from './contract.ts';
 import { entitiesOf, sliceFormatted, toTelegram, type FormattedText } from './formatting.ts';
 
 /**
@@ -16,27 +17,10 @@ import { entitiesOf, sliceFormatted, toTelegram, type FormattedText } from './fo
 
 export const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
 const ALLOWED_UPDATES = ['message', 'callback_query'] as const;
-const TOKEN = /^\d{3,15}:[A-Za-z0-9_-]{20,100}$/;
 const TEXT_LIMIT = 4096;
 /** Telegram's own Bot API: the only server a tenant admin may use; another (a self-hosted Bot API) needs the superadmin. */
 export const OFFICIAL_API_ROOT = 'https://api.telegram.org';
 const CAPTION_LIMIT = 1024;
-
-const configSchema = z
-  .object({
-    /** `webhook` needs a public URL (ATENDE_PUBLIC_URL or `webhookBaseUrl`); `polling` works behind NAT. */
-    mode: z.enum(['webhook', 'polling']).optional(),
-    /** Bot API base URL: a self-hosted Bot API server, or a local fake in tests. */
-    apiRoot: z.url({ protocol: /^https?$/ }).optional(),
-    /** Public base URL of this install for the webhook, when it differs from ATENDE_PUBLIC_URL. */
-    webhookBaseUrl: z.url({ protocol: /^https?$/ }).optional(),
-    /** Long-poll wait in seconds (Telegram allows up to 50). */
-    pollTimeoutSec: z.number().int().min(0).max(50).optional(),
-    /** How often the webhook mode checks that the Bot API is reachable and the webhook still ours. */
-    healthIntervalMs: z.number().int().min(200).max(3_600_000).optional(),
-  })
-  .passthrough();
-type TelegramConfig = z.infer<typeof configSchema>;
 
 interface Session {
   abort: AbortController;
@@ -91,7 +75,7 @@ function telegramPlugin() {
   const sessions = new Map<number, Session>();
   const clients = new Map<string, Telegram>();
 
-  const cfgOf = (channel: ChannelRecord): TelegramConfig => configSchema.parse(channel.config ?? {});
+  const cfgOf = (channel: ChannelRecord): TelegramConfig => telegramConfig.parse(channel.config ?? {});
   const tokenOf = (channel: ChannelRecord): string => {
     const token = channel.secrets.token;
     if (typeof token !== 'string' || !token) throw new ChannelError('ERR_TELEGRAM_TOKEN', 'O canal Telegram precisa de um token', true);
@@ -308,13 +292,14 @@ function telegramPlugin() {
     },
 
     prepare(draft) {
-      const token = draft.secrets.token;
-      if (typeof token !== 'string' || !token.trim()) throw new AppError('ERR_TELEGRAM_TOKEN');
-      if (!TOKEN.test(token.trim())) throw new AppError('ERR_VALIDATION', { details: 'token do Telegram inválido: use o token que o @BotFather informou (123456789:ABC...)' });
-      const parsed = configSchema.safeParse(draft.config);
+      const given = draft.secrets.token;
+      if (typeof given !== 'string' || !given.trim()) throw new AppError('ERR_TELEGRAM_TOKEN');
+      const token = telegramToken.safeParse(given);
+      if (!token.success) throw new AppError('ERR_VALIDATION', { details: token.error.issues[0]!.message });
+      const parsed = telegramConfig.safeParse(draft.config);
       if (!parsed.success) throw new AppError('ERR_VALIDATION', { details: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
       if (parsed.data.mode === 'webhook' && !baseUrlOf(parsed.data)) throw new AppError('ERR_VALIDATION', { details: 'o modo webhook precisa do endereço público da instalação (ATENDE_PUBLIC_URL ou webhookBaseUrl); use o modo polling' });
-      return { ...draft, secrets: { ...draft.secrets, token: token.trim() } };
+      return { ...draft, secrets: { ...draft.secrets, token: token.data } };
     },
 
     async connect(channel, runtime) {
@@ -422,6 +407,7 @@ function telegramPlugin() {
   return definePlugin({
     id: 'channel-telegram',
     kind: 'channel',
+    contract,
     name: 'Canal Telegram',
     description: 'Bots do Telegram: webhook com token secreto ou long polling, texto, mídia e botões.',
     // ui-plugins/channel-telegram: the bot token and mode fields of the /sessoes channel dialog.
@@ -430,34 +416,52 @@ function telegramPlugin() {
       ctx = c;
       ctx.channels.register(adapter());
 
-      const params = z.object({ channelId: z.coerce.number().int().positive().max(2_147_483_647) });
-      const update = z.object({ update_id: z.number().int().nonnegative() }).passthrough();
+      /** Channels whose secret token checked out, for the handler of the same request. */
+      const verified = new WeakMap<object, ChannelRecord>();
 
       /**
        * Telegram's webhook: verify the secret token, store, acknowledge. A
        * wrong or missing token is a 401 with nothing written; an update is
        * answered 2xx only once stored, so a failure makes Telegram retry.
        */
-      ctx.http.post('/webhook/:channelId', { config: { access: { public: true }, webhook: true }, schema: { params } }, async (req) => {
-        const { channelId } = req.params as z.infer<typeof params>;
-        // A copy up to a second old: a burst of updates does not read the channel once per update.
-        const found = await ctx.channels.find(channelId, { maxAgeMs: 1000 });
-        const channel = found?.type === 'telegram' ? found : undefined;
-        // Same answer for an unknown channel and a bad token: a caller learns nothing about which ids exist.
-        if (!channel || !secretMatches(channel.secrets.webhookSecret as string | undefined, req.headers[SECRET_HEADER])) throw new AppError('ERR_WEBHOOK_SIGNATURE');
-        if (!(await ctx.isEnabled(channel.tenantId))) throw new AppError('ERR_ROUTE_NOT_FOUND');
-        // Switched off by an admin: refuse, so Telegram keeps the update and delivers it after reconnecting.
-        if (channel.status === 'disconnected') throw new AppError('ERR_WAPP_NOT_INITIALIZED');
-        const parsed = update.safeParse(req.body);
-        if (!parsed.success) throw new AppError('ERR_VALIDATION', { details: 'update do Telegram inválido' });
-        try {
-          await handleUpdate(channel, parsed.data as never);
-        } catch (err) {
-          if (err instanceof ChannelError) throw new AppError(err.code === 'ERR_WAPP_DOWNLOAD_MEDIA' ? 'ERR_WAPP_DOWNLOAD_MEDIA' : 'ERR_SERVICE_UNAVAILABLE');
-          throw err;
-        }
-        return { ok: true };
-      });
+      ctx.http.post(
+        '/webhook/:channelId',
+        {
+          config: { access: { public: true }, webhook: true },
+          // The token is checked before the body is validated: a caller without it learns nothing about the channel or the payload.
+          preValidation: async (req) => {
+            const id = positiveId.safeParse((req.params as { channelId?: unknown }).channelId);
+            // A copy up to a second old: a burst of updates does not read the channel once per update.
+            const found = id.success ? await ctx.channels.find(id.data, { maxAgeMs: 1000 }) : undefined;
+            const channel = found?.type === 'telegram' ? found : undefined;
+            // Same answer for an unknown channel and a bad token: a caller learns nothing about which ids exist.
+            if (!channel || !secretMatches(channel.secrets.webhookSecret as string | undefined, req.headers[SECRET_HEADER])) throw new AppError('ERR_WEBHOOK_SIGNATURE');
+            if (!(await ctx.isEnabled(channel.tenantId))) throw new AppError('ERR_ROUTE_NOT_FOUND');
+            // Switched off by an admin: refuse, so Telegram keeps the update and delivers it after reconnecting.
+            if (channel.status === 'disconnected') throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+            verified.set(req, channel);
+          },
+          schema: {
+            operationId: 'telegramWebhook',
+            tags: ['channel-telegram'],
+            summary: 'Recebe as atualizações do bot enviadas pelo Telegram',
+            params: z.object({ channelId: positiveId }),
+            body: telegramUpdate,
+            response: { 200: okAnswer },
+          },
+        },
+        async (req) => {
+          const channel = verified.get(req);
+          if (!channel) throw new AppError('ERR_WEBHOOK_SIGNATURE');
+          try {
+            await handleUpdate(channel, req.body as never);
+          } catch (err) {
+            if (err instanceof ChannelError) throw new AppError(err.code === 'ERR_WAPP_DOWNLOAD_MEDIA' ? 'ERR_WAPP_DOWNLOAD_MEDIA' : 'ERR_SERVICE_UNAVAILABLE');
+            throw err;
+          }
+          return { ok: true as const };
+        },
+      );
     },
   });
 }

@@ -1,9 +1,46 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { AppError, ChannelError, definePlugin, z, type ChannelAdapter, type ChannelRecord, type ChannelRuntime, type InboundMessage, type OutboundMessage, type PluginContext } from '@atende/core/sdk';
-import { DEFAULT_API_VERSION, DEFAULT_GRAPH_URL, GraphError, META_MEDIA_HOSTS, graph, isCredentialError, toChannelError, type GraphTarget } from './graph.ts';
+import {
+  AppError,
+  ChannelError,
+  defineEntity,
+  definePlugin,
+  escapeLike,
+  idParam,
+  okAnswer,
+  positiveId,
+  principalOf,
+  sql,
+  tenantFilter,
+  z,
+  type ChannelAdapter,
+  type ChannelRecord,
+  type ChannelRuntime,
+  type InboundMessage,
+  type OutboundMessage,
+  type PluginContext,
+} from '@atende/core/sdk';
+import {
+  contract,
+  DEFAULT_API_VERSION,
+  MIN_VERIFY_TOKEN,
+  WABA_API_VERSION,
+  WABA_ID,
+  wabaConfig,
+  wabaTemplateList,
+  wabaTemplatesQuery,
+  wabaTemplatesSynced,
+  wabaTenantSettings,
+  wabaVerifyQuery,
+  wabaWebhookBody,
+  wabaWebhookInfo,
+  type WabaConfig,
+  type WabaTemplateComponent,
+  type WabaTemplatesSynced,
+} from './contract.ts';
+import { DEFAULT_GRAPH_URL, GraphError, META_MEDIA_HOSTS, graph, isCredentialError, toChannelError, type GraphTarget } from './graph.ts';
 import { buildPayloads, type MediaRef } from './outbound.ts';
-import { prepare, variablesOf, type SyncedTemplate } from './templates.ts';
+import { prepare, variablesOf } from './templates.ts';
 import { SIGNATURE_HEADER, changesFor, signatureValid, toAck, toInbound, verifyTokenMatches, type PendingMedia, type WaWebhook } from './webhook.ts';
 
 /**
@@ -20,34 +57,44 @@ import { SIGNATURE_HEADER, changesFor, signatureValid, toAck, toInbound, verifyT
 
 export { SIGNATURE_HEADER, signWebhook, signatureValid, verifyTokenMatches } from './webhook.ts';
 
-const ID = /^\d{5,30}$/;
-const VERSION = /^v\d{1,3}\.\d{1,2}$/;
 /** How long a message id is kept for reactions and read receipts: WhatsApp refuses both for older messages. */
 const PEER_RETENTION_DAYS = 30;
 
-const configSchema = z
-  .object({
-    phoneNumberId: z.string().trim().optional(),
-    businessAccountId: z.string().trim().optional(),
-    apiVersion: z.string().trim().optional(),
-    /** Token Meta sends back in the webhook verification handshake; generated when left blank. */
-    verifyToken: z.string().trim().max(200).optional(),
-    /** Graph API base URL: Meta's by default, the local fake in tests. */
-    graphBaseUrl: z.url({ protocol: /^https?$/ }).optional(),
-    /** Mark customer messages as read on WhatsApp (blue ticks) when an agent reads them. Default on. */
-    readReceipts: z.boolean().optional(),
-    /** How often the credential check runs while connected. */
-    healthIntervalMs: z.number().int().min(200).max(3_600_000).optional(),
-  })
-  .passthrough();
-type WabaConfig = z.infer<typeof configSchema>;
+/** The account's message templates as last synced (the picker lists them, a template send is checked against them). */
+export const WabaTemplateRow = defineEntity({
+  name: 'WabaTemplate',
+  tableName: 'channel_waba_templates',
+  filters: tenantFilter,
+  properties: (p) => ({
+    id: p.integer().primary().autoincrement(),
+    tenantId: p.integer(),
+    channelId: p.integer(),
+    templateId: p.text(),
+    name: p.text(),
+    language: p.text(),
+    status: p.text(),
+    category: p.text().nullable(),
+    components: p.json<WabaTemplateComponent[]>(),
+    syncedAt: p.datetime(),
+  }),
+});
 
-const tenantSettings = z
-  .object({
-    /** Graph API base URL for every channel of the tenant (a channel's own `graphBaseUrl` wins). */
-    graphBaseUrl: z.url({ protocol: /^https?$/ }).optional(),
-  })
-  .passthrough();
+/** Who each message was exchanged with (reactions need the recipient) and which customer messages still await a read receipt. */
+export const WabaMessage = defineEntity({
+  name: 'WabaMessage',
+  tableName: 'channel_waba_messages',
+  filters: tenantFilter,
+  properties: (p) => ({
+    tenantId: p.integer().primary(),
+    channelId: p.integer().primary(),
+    providerId: p.text().primary(),
+    waId: p.text(),
+    ticketId: p.integer().nullable(),
+    inbound: p.boolean(),
+    readPending: p.boolean(),
+    createdAt: p.datetime(),
+  }),
+});
 
 interface Session {
   timer?: NodeJS.Timeout;
@@ -63,14 +110,14 @@ function wabaPlugin() {
   let ctx: PluginContext;
   const sessions = new Map<number, Session>();
 
-  const cfgOf = (channel: ChannelRecord): WabaConfig => configSchema.parse(channel.config ?? {});
+  const cfgOf = (channel: ChannelRecord): WabaConfig => wabaConfig.parse(channel.config ?? {});
 
   /** Graph coordinates of a channel: base URL (channel, then tenant setting, then Meta), version and token. */
   async function targetOf(channel: ChannelRecord): Promise<GraphTarget & { phoneNumberId: string; wabaId: string }> {
     const cfg = cfgOf(channel);
     const token = channel.secrets.accessToken;
     if (typeof token !== 'string' || !token || !cfg.phoneNumberId || !cfg.businessAccountId) throw new ChannelError('ERR_WABA_INVALID', 'Dados WABA incorretos: faltam o token ou os IDs do número e da conta', true);
-    const tenantUrl = cfg.graphBaseUrl ? undefined : (await ctx.tenantSettings<z.infer<typeof tenantSettings>>(channel.tenantId).catch(() => ({}) as { graphBaseUrl?: string })).graphBaseUrl;
+    const tenantUrl = cfg.graphBaseUrl ? undefined : (await ctx.tenantSettings<z.output<typeof wabaTenantSettings>>(channel.tenantId).catch(() => ({}) as { graphBaseUrl?: string })).graphBaseUrl;
     const baseUrl = cfg.graphBaseUrl ?? tenantUrl ?? DEFAULT_GRAPH_URL;
     // Another Graph host was set by the superadmin (or is on the allow-list): its media URLs are its own host's.
     const baseHost = new URL(baseUrl).hostname;
@@ -187,11 +234,11 @@ function wabaPlugin() {
         }
         const res = await ctx.messages.ingest(msg);
         if (!res.duplicate && res.ticketId) {
-          await ctx.sql(
-            `INSERT INTO channel_waba_messages (tenant_id, channel_id, provider_id, wa_id, ticket_id, inbound, read_pending) VALUES ($1, $2, $3, $4, $5, true, $6)
-             ON CONFLICT (tenant_id, channel_id, provider_id) DO NOTHING`,
-            [channel.tenantId, channel.id, m.id, m.from, res.ticketId, cfg.readReceipts !== false],
-          );
+          // One row per customer message, on the webhook's hot path: plain SQL.
+          await ctx.query(sql`
+            INSERT INTO channel_waba_messages (tenant_id, channel_id, provider_id, wa_id, ticket_id, inbound, read_pending)
+            VALUES (${channel.tenantId}, ${channel.id}, ${m.id}, ${m.from}, ${res.ticketId}, true, ${cfg.readReceipts !== false})
+            ON CONFLICT (tenant_id, channel_id, provider_id) DO NOTHING`);
         }
       }
       for (const s of value.statuses ?? []) {
@@ -219,32 +266,32 @@ function wabaPlugin() {
   }
 
   async function peerOf(channel: ChannelRecord, providerId: string): Promise<string> {
-    const r = await ctx.sql<{ wa_id: string }>('SELECT wa_id FROM channel_waba_messages WHERE tenant_id = $1 AND channel_id = $2 AND provider_id = $3', [channel.tenantId, channel.id, providerId]);
-    if (!r.rows[0]) throw new ChannelError('ERR_SENDING_WAPP_MSG', 'mensagem antiga demais ou desconhecida neste canal: o WhatsApp só aceita reações a mensagens dos últimos 30 dias', true);
-    return r.rows[0].wa_id;
+    const row = await ctx.dbForTenant(channel.tenantId).findOne(WabaMessage, { channelId: channel.id, providerId }, { fields: ['waId'] });
+    if (!row) throw new ChannelError('ERR_SENDING_WAPP_MSG', 'mensagem antiga demais ou desconhecida neste canal: o WhatsApp só aceita reações a mensagens dos últimos 30 dias', true);
+    return row.waId;
   }
 
   /** Every template of the channel's account into `channel_waba_templates`; templates gone at Meta are removed. */
-  async function syncTemplates(channel: ChannelRecord): Promise<{ count: number; syncedAt: string }> {
+  async function syncTemplates(channel: ChannelRecord): Promise<WabaTemplatesSynced> {
     const t = await targetOf(channel);
     const list = await graph.templates(t, t.wabaId);
-    const r = await ctx.sql<{ at: string }>(
-      `WITH src AS (
-         SELECT * FROM jsonb_to_recordset($3::jsonb) AS x(id text, name text, language text, status text, category text, components jsonb)),
-       up AS (
-         INSERT INTO channel_waba_templates (tenant_id, channel_id, template_id, name, language, status, category, components, synced_at)
-         SELECT $1, $2, id, name, language, status, category, coalesce(components, '[]'::jsonb), now() FROM src
-         ON CONFLICT (tenant_id, channel_id, name, language) DO UPDATE
-           SET template_id = EXCLUDED.template_id, status = EXCLUDED.status, category = EXCLUDED.category, components = EXCLUDED.components, synced_at = EXCLUDED.synced_at
-         RETURNING 1)
-       SELECT now()::text AS at, (SELECT count(*) FROM up) AS n`,
-      [channel.tenantId, channel.id, JSON.stringify(list.filter((x) => x.name && x.language).map((x) => ({ id: String(x.id), name: x.name, language: x.language, status: x.status ?? 'UNKNOWN', category: x.category ?? null, components: x.components ?? [] })))],
-    );
-    // Every row this sync saw carries its statement's now(); older ones are templates deleted at Meta.
-    const at = r.rows[0].at;
-    await ctx.sql('DELETE FROM channel_waba_templates WHERE tenant_id = $1 AND channel_id = $2 AND synced_at < $3::timestamptz', [channel.tenantId, channel.id, at]);
-    await ctx.events.publish(channel.tenantId, 'waba_templates.synced', { channelId: channel.id, count: list.length, syncedAt: at });
-    return { count: list.length, syncedAt: at };
+    const rows = list.filter((x) => x.name && x.language).map((x) => ({ id: String(x.id), name: x.name, language: x.language, status: x.status ?? 'UNKNOWN', category: x.category ?? null, components: x.components ?? [] }));
+    // The whole account in one statement (hundreds of templates): plain SQL.
+    const [r] = await ctx.query<{ at: string; atDate: Date }>(sql`
+      WITH src AS (
+        SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id text, name text, language text, status text, category text, components jsonb)),
+      up AS (
+        INSERT INTO channel_waba_templates (tenant_id, channel_id, template_id, name, language, status, category, components, synced_at)
+        SELECT ${channel.tenantId}, ${channel.id}, id, name, language, status, category, coalesce(components, '[]'::jsonb), now() FROM src
+        ON CONFLICT (tenant_id, channel_id, name, language) DO UPDATE
+          SET template_id = EXCLUDED.template_id, status = EXCLUDED.status, category = EXCLUDED.category, components = EXCLUDED.components, synced_at = EXCLUDED.synced_at
+        RETURNING 1)
+      SELECT now()::text AS at, now() AS "atDate", (SELECT count(*) FROM up) AS n`);
+    // Every row this sync saw carries its statement's now() (compared at full precision); older ones are templates deleted at Meta.
+    await ctx.query(sql`DELETE FROM channel_waba_templates WHERE tenant_id = ${channel.tenantId} AND channel_id = ${channel.id} AND synced_at < ${r!.at}::timestamptz`);
+    const synced = { channelId: channel.id, count: list.length, syncedAt: r!.atDate.toISOString() };
+    await ctx.events.publish(channel.tenantId, 'waba_templates.synced', synced);
+    return synced;
   }
 
   const adapter = (): ChannelAdapter => ({
@@ -270,20 +317,20 @@ function wabaPlugin() {
     },
 
     prepare(draft, current) {
-      const parsed = configSchema.safeParse(draft.config);
+      const parsed = wabaConfig.safeParse(draft.config);
       if (!parsed.success) throw wabaInvalid(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
       const cfg = parsed.data;
-      if (!cfg.phoneNumberId || !ID.test(cfg.phoneNumberId)) throw wabaInvalid('informe o ID do número de telefone (somente dígitos, como aparece no WhatsApp Manager)', 'phoneNumberId');
-      if (!cfg.businessAccountId || !ID.test(cfg.businessAccountId)) throw wabaInvalid('informe o ID da conta do WhatsApp Business (somente dígitos)', 'businessAccountId');
+      if (!cfg.phoneNumberId || !WABA_ID.test(cfg.phoneNumberId)) throw wabaInvalid('informe o ID do número de telefone (somente dígitos, como aparece no WhatsApp Manager)', 'phoneNumberId');
+      if (!cfg.businessAccountId || !WABA_ID.test(cfg.businessAccountId)) throw wabaInvalid('informe o ID da conta do WhatsApp Business (somente dígitos)', 'businessAccountId');
       const apiVersion = cfg.apiVersion || DEFAULT_API_VERSION;
-      if (!VERSION.test(apiVersion)) throw wabaInvalid('versão da API inválida: use o formato v21.0', 'apiVersion');
+      if (!WABA_API_VERSION.test(apiVersion)) throw wabaInvalid('versão da API inválida: use o formato v21.0', 'apiVersion');
       const token = draft.secrets.accessToken;
       if (typeof token !== 'string' || !token.trim()) throw wabaInvalid('informe o token do Business Manager', 'accessToken');
       const appSecret = draft.secrets.appSecret;
       if (typeof appSecret !== 'string' || !appSecret.trim()) throw wabaInvalid('informe a chave secreta do app (usada para conferir a assinatura dos webhooks)', 'appSecret');
       // A blank verify token keeps the saved one (the admin already pasted it in Meta), or gets a fresh random one.
       const verifyToken = cfg.verifyToken || (current?.config.verifyToken as string | undefined) || randomBytes(24).toString('base64url');
-      if (verifyToken.length < 8) throw wabaInvalid('o token de verificação precisa de ao menos 8 caracteres', 'verifyToken');
+      if (verifyToken.length < MIN_VERIFY_TOKEN) throw wabaInvalid(`o token de verificação precisa de ao menos ${MIN_VERIFY_TOKEN} caracteres`, 'verifyToken');
       return {
         ...draft,
         config: { ...draft.config, phoneNumberId: cfg.phoneNumberId, businessAccountId: cfg.businessAccountId, apiVersion, verifyToken },
@@ -311,17 +358,14 @@ function wabaPlugin() {
     async logout(channel) {
       // Nothing to end at Meta (the number stays registered to the account); forget what only made sense for this channel.
       stopLocal(channel.id);
-      await ctx.sql('DELETE FROM channel_waba_messages WHERE tenant_id = $1 AND channel_id = $2', [channel.tenantId, channel.id]);
+      await ctx.dbForTenant(channel.tenantId).nativeDelete(WabaMessage, { channelId: channel.id });
     },
 
     async prepareTemplate(channel, request) {
       // Only this channel's own synced templates: the row is keyed by the channel's tenant and id.
-      const r = await ctx.sql<SyncedTemplate>(
-        'SELECT name, language, status, components FROM channel_waba_templates WHERE tenant_id = $1 AND channel_id = $2 AND name = $3 AND language = $4',
-        [channel.tenantId, channel.id, request.name, request.language],
-      );
-      if (!r.rows[0]) throw new AppError('ERR_VALIDATION', { details: `modelo ${request.name} (${request.language}) não encontrado neste canal: sincronize os modelos em Conexões` });
-      return prepare(r.rows[0], request);
+      const row = await ctx.dbForTenant(channel.tenantId).findOne(WabaTemplateRow, { channelId: channel.id, name: request.name, language: request.language });
+      if (!row) throw new AppError('ERR_VALIDATION', { details: `modelo ${request.name} (${request.language}) não encontrado neste canal: sincronize os modelos em Conexões` });
+      return prepare(row, request);
     },
 
     async send(channel, msg) {
@@ -336,10 +380,10 @@ function wabaPlugin() {
           if (!id) throw new GraphError(502, { message: 'a Graph API não devolveu o id da mensagem' });
           providerId ??= id;
         }
-        await ctx.sql(
-          `INSERT INTO channel_waba_messages (tenant_id, channel_id, provider_id, wa_id, inbound) VALUES ($1, $2, $3, $4, false) ON CONFLICT (tenant_id, channel_id, provider_id) DO NOTHING`,
-          [channel.tenantId, channel.id, providerId!, msg.to.externalId],
-        );
+        // One row per send, on the send job's hot path: plain SQL.
+        await ctx.query(sql`
+          INSERT INTO channel_waba_messages (tenant_id, channel_id, provider_id, wa_id, inbound) VALUES (${channel.tenantId}, ${channel.id}, ${providerId!}, ${msg.to.externalId}, false)
+          ON CONFLICT (tenant_id, channel_id, provider_id) DO NOTHING`);
         return { providerId: providerId! };
       } catch (err) {
         throw toChannelError(err);
@@ -360,7 +404,9 @@ function wabaPlugin() {
     kind: 'channel',
     name: 'Canal WhatsApp Business API (oficial)',
     description: 'WhatsApp Cloud API da Meta: webhook assinado, texto, mídia, botões, listas, modelos (templates), reações e confirmações de leitura.',
-    tenantSettings,
+    contract,
+    tenantSettings: wabaTenantSettings,
+    entities: [WabaTemplateRow, WabaMessage],
     ui: true,
     migrations: [
       {
@@ -434,14 +480,16 @@ function wabaPlugin() {
       });
 
       ctx.jobs.define('prune', async () => {
+        // Install-wide maintenance in batches: the one statement here not scoped to a tenant.
         let removed = 0;
         for (;;) {
-          const r = await ctx.sql(
-            `DELETE FROM channel_waba_messages WHERE ctid IN (SELECT ctid FROM channel_waba_messages WHERE created_at < now() - make_interval(days => $1) LIMIT 5000)`,
-            [PEER_RETENTION_DAYS],
-          );
-          removed += r.rowCount ?? 0;
-          if ((r.rowCount ?? 0) < 5000) return { removed };
+          const [r] = await ctx.query<{ n: number }>(sql`
+            WITH gone AS (
+              DELETE FROM channel_waba_messages WHERE ctid IN (SELECT ctid FROM channel_waba_messages WHERE created_at < now() - make_interval(days => ${PEER_RETENTION_DAYS}) LIMIT 5000)
+              RETURNING 1)
+            SELECT count(*)::int AS n FROM gone`);
+          removed += r!.n;
+          if (r!.n < 5000) return { removed };
         }
       });
       void ctx.jobs.schedule('prune', 'daily', { pattern: '23 4 * * *' }, {}).catch((err) => ctx.logger.warn({ err: (err as Error).message }, 'waba prune not scheduled'));
@@ -453,39 +501,48 @@ function wabaPlugin() {
        * sees the event; the UPDATE … RETURNING lets exactly one of them claim it.
        */
       ctx.events.on('ticket.updated', async (e) => {
-        const ticket = (e.data as { ticket?: { id: number; channel?: string | null; unreadMessages?: number } }).ticket;
+        const { ticket } = e.data;
         if (!ticket || ticket.channel !== 'waba' || ticket.unreadMessages !== 0) return;
-        const r = await ctx.sql<{ channel_id: number; provider_id: string }>(
-          `WITH claimed AS (
-             UPDATE channel_waba_messages SET read_pending = false WHERE tenant_id = $1 AND ticket_id = $2 AND read_pending RETURNING channel_id, provider_id, created_at)
-           SELECT channel_id, provider_id FROM claimed ORDER BY created_at DESC LIMIT 1`,
-          [e.tenantId, ticket.id],
-        );
-        const newest = r.rows[0];
+        // Every ticket update of a WABA ticket passes here: plain SQL, one statement.
+        const [newest] = await ctx.query<{ channel_id: number; provider_id: string }>(sql`
+          WITH claimed AS (
+            UPDATE channel_waba_messages SET read_pending = false WHERE tenant_id = ${e.tenantId} AND ticket_id = ${ticket.id} AND read_pending RETURNING channel_id, provider_id, created_at)
+          SELECT channel_id, provider_id FROM claimed ORDER BY created_at DESC LIMIT 1`);
         if (newest) await ctx.jobs.enqueue('mark-read', { tenantId: e.tenantId, channelId: newest.channel_id, providerId: newest.provider_id }, { jobId: `read-${newest.channel_id}-${newest.provider_id}`, attempts: 5, backoffMs: 2000 });
       });
 
-      const params = z.object({ channelId: z.coerce.number().int().positive().max(2_147_483_647) });
-      const verifyQuery = z.object({
-        'hub.mode': z.string().max(50).optional(),
-        'hub.verify_token': z.string().max(500).optional(),
-        'hub.challenge': z.string().max(500).optional(),
-      });
+      const tags = ['channel-waba'];
+      const webhookParams = z.object({ channelId: positiveId });
+      /** Channels whose webhook signature checked out, for the handler of the same request. */
+      const signed = new WeakMap<object, ChannelRecord>();
 
       /**
        * Meta's verification handshake (when the admin saves the callback URL
        * in the app dashboard): echo `hub.challenge` as plain text when the
        * verify token is this channel's; anything else is a 403.
        */
-      ctx.http.get('/webhook/:channelId', { config: { access: { public: true } }, schema: { params, querystring: verifyQuery } }, async (req, reply) => {
-        const { channelId } = req.params as z.infer<typeof params>;
-        const q = req.query as z.infer<typeof verifyQuery>;
-        const channel = await channelOf(channelId);
-        // Same answer for an unknown channel and a wrong token.
-        if (!channel || q['hub.mode'] !== 'subscribe' || !verifyTokenMatches(cfgOf(channel).verifyToken, q['hub.verify_token']) || !q['hub.challenge']) throw new AppError('ERR_NO_PERMISSION');
-        if (!(await ctx.isEnabled(channel.tenantId))) throw new AppError('ERR_ROUTE_NOT_FOUND');
-        return reply.type('text/plain; charset=utf-8').send(q['hub.challenge']);
-      });
+      ctx.http.get(
+        '/webhook/:channelId',
+        {
+          config: { access: { public: true } },
+          schema: {
+            operationId: 'wabaWebhookVerify',
+            tags,
+            summary: 'Confirma o webhook para a Meta (devolve hub.challenge)',
+            params: webhookParams,
+            querystring: wabaVerifyQuery,
+            response: { 200: z.string().describe('hub.challenge, em text/plain') },
+          },
+        },
+        async (req, reply) => {
+          const q = req.query;
+          const channel = await channelOf(req.params.channelId);
+          // Same answer for an unknown channel and a wrong token.
+          if (!channel || q['hub.mode'] !== 'subscribe' || !verifyTokenMatches(cfgOf(channel).verifyToken, q['hub.verify_token']) || !q['hub.challenge']) throw new AppError('ERR_NO_PERMISSION');
+          if (!(await ctx.isEnabled(channel.tenantId))) throw new AppError('ERR_ROUTE_NOT_FOUND');
+          return reply.type('text/plain; charset=utf-8').send(q['hub.challenge']);
+        },
+      );
 
       /**
        * Meta's event webhook: verify the signature over the raw bytes, store,
@@ -493,70 +550,106 @@ function wabaPlugin() {
        * written; the answer is 2xx only once every message is stored, so a
        * failure makes Meta deliver again.
        */
-      ctx.http.post('/webhook/:channelId', { config: { access: { public: true }, webhook: true }, schema: { params } }, async (req, reply) => {
-        const { channelId } = req.params as z.infer<typeof params>;
-        // A copy up to a second old: Meta's bursts do not read the channel once per notification.
-        const channel = await channelOf(channelId, 1000);
-        if (!channel || !signatureValid(channel.secrets.appSecret as string | undefined, req.rawBody ?? Buffer.alloc(0), req.headers[SIGNATURE_HEADER])) throw new AppError('ERR_WEBHOOK_SIGNATURE');
-        if (!(await ctx.isEnabled(channel.tenantId))) throw new AppError('ERR_ROUTE_NOT_FOUND');
-        // Switched off by an admin (or refused credentials): refuse, so Meta keeps the events and delivers them after reconnecting.
-        if (channel.status === 'disconnected') throw new AppError('ERR_WAPP_NOT_INITIALIZED');
-        const body = req.body as WaWebhook | undefined;
-        if (!body || typeof body !== 'object' || !Array.isArray(body.entry)) throw new AppError('ERR_VALIDATION', { details: 'notificação da WhatsApp Cloud API inválida' });
-        try {
-          await handleWebhook(channel, body);
-        } catch (err) {
-          if (err instanceof AppError) throw err;
-          ctx.logger.warn({ channelId, err: (err as Error).message }, 'waba webhook not stored; Meta will retry');
-          throw new AppError(err instanceof ChannelError && err.code === 'ERR_WAPP_DOWNLOAD_MEDIA' ? 'ERR_WAPP_DOWNLOAD_MEDIA' : 'ERR_SERVICE_UNAVAILABLE');
-        }
-        return reply.send({ ok: true });
-      });
-
-      const channelParam = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+      ctx.http.post(
+        '/webhook/:channelId',
+        {
+          config: { access: { public: true }, webhook: true },
+          // The signature is checked before the body is validated: a caller that cannot sign learns nothing about the channel or the payload.
+          preValidation: async (req) => {
+            const id = positiveId.safeParse((req.params as { channelId?: unknown }).channelId);
+            // A copy up to a second old: Meta's bursts do not read the channel once per notification.
+            const channel = id.success ? await channelOf(id.data, 1000) : undefined;
+            if (!channel || !signatureValid(channel.secrets.appSecret as string | undefined, req.rawBody ?? Buffer.alloc(0), req.headers[SIGNATURE_HEADER])) throw new AppError('ERR_WEBHOOK_SIGNATURE');
+            if (!(await ctx.isEnabled(channel.tenantId))) throw new AppError('ERR_ROUTE_NOT_FOUND');
+            // Switched off by an admin (or refused credentials): refuse, so Meta keeps the events and delivers them after reconnecting.
+            if (channel.status === 'disconnected') throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+            signed.set(req, channel);
+          },
+          schema: {
+            operationId: 'wabaWebhook',
+            tags,
+            summary: 'Recebe mensagens e status da WhatsApp Cloud API (assinado pela Meta)',
+            params: webhookParams,
+            body: wabaWebhookBody,
+            response: { 200: okAnswer },
+          },
+        },
+        async (req) => {
+          const channel = signed.get(req);
+          if (!channel) throw new AppError('ERR_WEBHOOK_SIGNATURE');
+          try {
+            await handleWebhook(channel, req.body as WaWebhook);
+          } catch (err) {
+            if (err instanceof AppError) throw err;
+            ctx.logger.warn({ channelId: channel.id, err: (err as Error).message }, 'waba webhook not stored; Meta will retry');
+            throw new AppError(err instanceof ChannelError && err.code === 'ERR_WAPP_DOWNLOAD_MEDIA' ? 'ERR_WAPP_DOWNLOAD_MEDIA' : 'ERR_SERVICE_UNAVAILABLE');
+          }
+          return { ok: true as const };
+        },
+      );
 
       /** What to paste in Meta's app dashboard: the callback URL (when the public address is known) and the verify token. */
-      ctx.http.get('/channels/:id/webhook', { config: { access: { menu: 'channels' } }, schema: { params: channelParam } }, async (req) => {
-        const ch = await tenantChannel(req.principal!.tenantId, (req.params as z.infer<typeof channelParam>).id);
-        const path = `/api/plugins/${ctx.id}/webhook/${ch.id}`;
-        const publicUrl = ctx.config.publicUrl?.replace(/\/+$/, '');
-        return { path, callbackUrl: publicUrl ? `${publicUrl}${path}` : null, verifyToken: cfgOf(ch).verifyToken ?? null };
-      });
-
-      const templatesQuery = z.object({
-        status: z.enum(['APPROVED', 'PENDING', 'REJECTED', 'PAUSED', 'DISABLED', 'all']).default('APPROVED'),
-        // PostgreSQL text cannot hold NUL: refuse it here rather than fail in the query.
-        search: z.string().trim().max(200).regex(/^[^\u0000]*$/, 'caractere inválido').optional(),
-      });
+      ctx.http.get(
+        '/channels/:id/webhook',
+        { config: { access: { menu: 'channels' } }, schema: { operationId: 'wabaWebhookInfo', tags, summary: 'URL de callback e token de verificação para o painel da Meta', params: idParam, response: { 200: wabaWebhookInfo } } },
+        async (req) => {
+          const ch = await tenantChannel(principalOf(req).tenantId, req.params.id);
+          const path = `/api/plugins/${ctx.id}/webhook/${ch.id}`;
+          const publicUrl = ctx.config.publicUrl?.replace(/\/+$/, '');
+          return { path, callbackUrl: publicUrl ? `${publicUrl}${path}` : null, verifyToken: cfgOf(ch).verifyToken ?? null };
+        },
+      );
 
       /** The channel's message templates as last synced (agents pick one to send); approved ones by default. */
-      ctx.http.get('/channels/:id/templates', { config: { access: { menu: 'tickets' } }, schema: { params: channelParam, querystring: templatesQuery } }, async (req) => {
-        const ch = await tenantChannel(req.principal!.tenantId, (req.params as z.infer<typeof channelParam>).id);
-        const q = req.query as z.infer<typeof templatesQuery>;
-        const r = await ctx.sql(
-          `SELECT template_id AS "id", name, language, status, category, components, synced_at AS "syncedAt"
-             FROM channel_waba_templates
-            WHERE tenant_id = $1 AND channel_id = $2 AND ($3::text = 'all' OR status = $3) AND ($4::text IS NULL OR name ILIKE '%' || $4 || '%')
-            ORDER BY name, language LIMIT 1000`,
-          [ch.tenantId, ch.id, q.status, q.search ? q.search.replace(/[\\%_]/g, (x) => `\\${x}`) : null],
-        );
-        const last = await ctx.sql<{ at: Date | null }>('SELECT max(synced_at) AS at FROM channel_waba_templates WHERE tenant_id = $1 AND channel_id = $2', [ch.tenantId, ch.id]);
-        // The placeholders each template needs, worked out here once, so a picker asks for exactly what a send will check.
-        return { templates: r.rows.map((row) => ({ ...row, variables: variablesOf(row as { components: SyncedTemplate['components'] }) })), syncedAt: last.rows[0]?.at ?? null };
-      });
+      ctx.http.get(
+        '/channels/:id/templates',
+        {
+          config: { access: { menu: 'tickets' } },
+          schema: { operationId: 'listWabaTemplates', tags, summary: 'Lista os modelos de mensagem sincronizados do canal', params: idParam, querystring: wabaTemplatesQuery, response: { 200: wabaTemplateList } },
+        },
+        async (req) => {
+          const ch = await tenantChannel(principalOf(req).tenantId, req.params.id);
+          const { status, search } = req.query;
+          const em = ctx.db(req);
+          const rows = await em.find(
+            WabaTemplateRow,
+            { channelId: ch.id, ...(status === 'all' ? {} : { status }), ...(search ? { name: { $ilike: `%${escapeLike(search)}%` } } : {}) },
+            { orderBy: { name: 'asc', language: 'asc' }, limit: 1000 },
+          );
+          const last = await em.findOne(WabaTemplateRow, { channelId: ch.id }, { orderBy: { syncedAt: 'desc' }, fields: ['syncedAt'] });
+          return {
+            templates: rows.map((row) => ({
+              id: row.templateId,
+              name: row.name,
+              language: row.language,
+              status: row.status,
+              category: row.category ?? null,
+              components: row.components,
+              syncedAt: row.syncedAt.toISOString(),
+              // The placeholders each template needs, worked out here once, so a picker asks for exactly what a send will check.
+              variables: variablesOf(row),
+            })),
+            syncedAt: last?.syncedAt.toISOString() ?? null,
+          };
+        },
+      );
 
       /** Fetches the templates from Meta again (after creating or editing them in the WhatsApp Manager). */
-      ctx.http.post('/channels/:id/templates/sync', { config: { access: { menu: 'channels' } }, schema: { params: channelParam } }, async (req) => {
-        const ch = await tenantChannel(req.principal!.tenantId, (req.params as z.infer<typeof channelParam>).id);
-        try {
-          return await syncTemplates(ch);
-        } catch (err) {
-          if (err instanceof AppError) throw err;
-          if (isCredentialError(err) || (err instanceof ChannelError && err.code === 'ERR_WABA_INVALID')) throw new AppError('ERR_WABA_INVALID');
-          ctx.logger.warn({ channelId: ch.id, err: (err as Error).message }, 'waba template sync failed');
-          throw new AppError('ERR_SERVICE_UNAVAILABLE');
-        }
-      });
+      ctx.http.post(
+        '/channels/:id/templates/sync',
+        { config: { access: { menu: 'channels' } }, schema: { operationId: 'syncWabaTemplates', tags, summary: 'Busca de novo os modelos de mensagem na Meta', params: idParam, response: { 200: wabaTemplatesSynced } } },
+        async (req) => {
+          const ch = await tenantChannel(principalOf(req).tenantId, req.params.id);
+          try {
+            return await syncTemplates(ch);
+          } catch (err) {
+            if (err instanceof AppError) throw err;
+            if (isCredentialError(err) || (err instanceof ChannelError && err.code === 'ERR_WABA_INVALID')) throw new AppError('ERR_WABA_INVALID');
+            ctx.logger.warn({ channelId: ch.id, err: (err as Error).message }, 'waba template sync failed');
+            throw new AppError('ERR_SERVICE_UNAVAILABLE');
+          }
+        },
+      );
     },
   });
 }

@@ -1,4 +1,5 @@
 import { AppError, type PreparedTemplate, type TemplateSendRequest } from '@atende/core/sdk';
+import type { WabaTemplateComponent, WabaTemplateVariables } from './contract.ts';
 
 /**
  * Message templates as Meta lists them (`GET /{waba-id}/message_templates`)
@@ -7,12 +8,8 @@ import { AppError, type PreparedTemplate, type TemplateSendRequest } from '@aten
  * Cloud API `/messages` payload, and the text the customer receives.
  */
 
-export interface SyncedComponent {
-  type: string;
-  format?: string;
-  text?: string;
-  buttons?: { type: string; text?: string; url?: string; phone_number?: string }[];
-}
+/** A component as synced from Meta (the contract's schema of what the template list answers). */
+export type SyncedComponent = WabaTemplateComponent;
 
 export interface SyncedTemplate {
   name: string;
@@ -22,14 +19,7 @@ export interface SyncedTemplate {
 }
 
 /** The placeholders a template component needs, in the order the parameters fill them. */
-export interface TemplateVariables {
-  header: string[];
-  body: string[];
-  /** Buttons whose value the agent supplies: a URL button's `{{1}}` suffix or a copy-code button's code. */
-  buttons: { index: number; subType: 'url' | 'copy_code'; text: string; variables: string[] }[];
-  /** A header Meta wants a file or a location for, which the ticket screen cannot send yet. */
-  mediaHeader: string | null;
-}
+export type TemplateVariables = WabaTemplateVariables;
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
 

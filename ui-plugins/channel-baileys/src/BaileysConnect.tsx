@@ -4,7 +4,8 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { QRCodeSVG } from 'qrcode.react';
 import { useEffect, useState } from 'react';
 import { api, usePluginTranslation, type ChannelConnectProps } from '@atende/ui-shell/sdk';
-import { methodOf, PAIRING_NUMBER, type ConnectionMethod } from './BaileysForm.tsx';
+import { PAIRING_NUMBER, type ConnectionMethod } from '@atende/plugin-channel-baileys/contract';
+import { methodOf } from './BaileysForm.tsx';
 
 /** `ABCD1234` → `ABCD-1234`, as WhatsApp shows the field on the phone. */
 export const formatPairingCode = (code: string) => (code.length === 8 ? `${code.slice(0, 4)}-${code.slice(4)}` : code);

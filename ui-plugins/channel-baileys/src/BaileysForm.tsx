@@ -1,12 +1,10 @@
 import { Radio, Group, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { IconDeviceMobile, IconQrcode } from '@tabler/icons-react';
 import { usePluginTranslation, type ChannelFormProps } from '@atende/ui-shell/sdk';
+import { connectionMethod, PAIRING_NUMBER, type ConnectionMethod } from '@atende/plugin-channel-baileys/contract';
 
-export type ConnectionMethod = 'qrcode' | 'pairingCode';
-/** Same rule as the server's pairing-code route: country code, area code and number, digits only. */
-export const PAIRING_NUMBER = /^\d{8,20}$/;
-
-export const methodOf = (config: Record<string, unknown> | undefined): ConnectionMethod => (config?.connectionMethod === 'pairingCode' ? 'pairingCode' : 'qrcode');
+/** How the channel links its phone, as saved (QR code unless it says otherwise). */
+export const methodOf = (config: Record<string, unknown> | undefined): ConnectionMethod => connectionMethod.safeParse(config?.connectionMethod).data ?? 'qrcode';
 
 /**
  * The Baileys part of the channel dialog: how the phone is linked (reading a

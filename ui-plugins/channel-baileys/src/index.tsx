@@ -1,4 +1,5 @@
 import { defineUiPlugin } from '@atende/ui-shell/sdk';
+import { contract } from '@atende/plugin-channel-baileys/contract';
 import BaileysConnect from './BaileysConnect.tsx';
 import BaileysForm from './BaileysForm.tsx';
 import { locales } from './locales.ts';
@@ -11,6 +12,7 @@ import { locales } from './locales.ts';
  */
 export default defineUiPlugin({
   id: 'channel-baileys',
+  contract,
   routes: [],
   channels: [{ type: 'baileys', form: BaileysForm, connect: BaileysConnect }],
   locales,

@@ -1,14 +1,10 @@
 import { ActionIcon, Alert, Button, Code, CopyButton, Group, Paper, Skeleton, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconCheck, IconCopy, IconEye, IconEyeOff, IconSend, IconWebhook } from '@tabler/icons-react';
+import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, errorMessage, notify, usePluginTranslation, type ChannelConnectProps } from '@atende/ui-shell/sdk';
-
-interface Secret {
-  webhookUrl: string;
-  secret: string;
-  header: string;
-}
+import { sandboxSimulateForm, type SandboxSecret, type SandboxSimulate, type SandboxSimulateForm } from '@atende/plugin-channel-sandbox/contract';
 
 function Copy({ value, label }: { value: string; label: string }) {
   return (
@@ -32,18 +28,23 @@ function Copy({ value, label }: { value: string; label: string }) {
 export function SandboxConnect({ channel }: ChannelConnectProps) {
   const { t } = usePluginTranslation('channel-sandbox');
   const [reveal, setReveal] = useState(false);
-  const [name, setName] = useState('Cliente de teste');
-  const [from, setFrom] = useState('5511900000000');
-  const [text, setText] = useState('');
+  const form = useForm<SandboxSimulateForm>({
+    initialValues: { name: 'Cliente de teste', from: '5511900000000', text: '' },
+    validate: schemaResolver(sandboxSimulateForm, { sync: true }),
+  });
   const secret = useQuery({
     queryKey: ['channel-sandbox', 'secret', channel.id],
-    queryFn: ({ signal }) => api.get<Secret>(`/plugins/channel-sandbox/channels/${channel.id}/secret`, { signal, background: true }),
+    queryFn: ({ signal }) => api.get<SandboxSecret>(`/plugins/channel-sandbox/channels/${channel.id}/secret`, { signal, background: true }),
   });
   const simulate = useMutation({
-    mutationFn: () => api.post(`/plugins/channel-sandbox/channels/${channel.id}/simulate`, { from: { id: from.trim(), name: name.trim() || undefined }, body: text.trim() }, { silent: true }),
+    mutationFn: (v: SandboxSimulateForm) => {
+      const { name, from, text } = sandboxSimulateForm.parse(v);
+      const body: SandboxSimulate = { from: { id: from, name: name || undefined }, body: text };
+      return api.post(`/plugins/channel-sandbox/channels/${channel.id}/simulate`, body, { silent: true });
+    },
     onSuccess: () => {
       notify.success(t('simulated'));
-      setText('');
+      form.setFieldValue('text', '');
     },
     onError: (err) => notify.error(errorMessage(err)),
   });
@@ -80,16 +81,19 @@ export function SandboxConnect({ channel }: ChannelConnectProps) {
       ) : null}
       <Paper withBorder radius="md" p="md">
         <Text fw={600} size="sm" mb="xs">{t('simulateTitle')}</Text>
-        <Stack gap="xs">
-          <Group grow>
-            <TextInput label={t('customerName')} value={name} onChange={(e) => setName(e.currentTarget.value)} />
-            <TextInput label={t('customerId')} value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
-          </Group>
-          <Group align="flex-end" wrap="nowrap">
-            <TextInput style={{ flex: 1 }} label={t('message')} placeholder={t('messagePlaceholder')} value={text} onChange={(e) => setText(e.currentTarget.value)} data-testid="sandbox-simulate-text" />
-            <Button leftSection={<IconSend size={15} />} disabled={!text.trim() || !from.trim()} loading={simulate.isPending} onClick={() => simulate.mutate()} data-testid="sandbox-simulate">{t('send')}</Button>
-          </Group>
-        </Stack>
+        {/* The button stays off until both required fields are filled, so the schema's (Portuguese) messages never show. */}
+        <form onSubmit={form.onSubmit((v) => simulate.mutate(v))} noValidate>
+          <Stack gap="xs">
+            <Group grow>
+              <TextInput label={t('customerName')} maxLength={200} {...form.getInputProps('name')} />
+              <TextInput label={t('customerId')} maxLength={200} {...form.getInputProps('from')} />
+            </Group>
+            <Group align="flex-end" wrap="nowrap">
+              <TextInput style={{ flex: 1 }} label={t('message')} placeholder={t('messagePlaceholder')} {...form.getInputProps('text')} data-testid="sandbox-simulate-text" />
+              <Button type="submit" leftSection={<IconSend size={15} />} disabled={!form.values.text.trim() || !form.values.from.trim()} loading={simulate.isPending} data-testid="sandbox-simulate">{t('send')}</Button>
+            </Group>
+          </Stack>
+        </form>
       </Paper>
     </Stack>
   );

@@ -1,12 +1,7 @@
 import { Alert, Group, NumberInput, Stack, Text, TextInput } from '@mantine/core';
 import { IconFlask } from '@tabler/icons-react';
 import { usePluginTranslation, type ChannelFormProps } from '@atende/ui-shell/sdk';
-
-interface SandboxConfig {
-  deliveredAfterMs?: number;
-  readAfterMs?: number;
-  failWhenBodyContains?: string;
-}
+import type { SandboxConfig } from '@atende/plugin-channel-sandbox/contract';
 
 /** Milliseconds shown as seconds (0 = never). */
 const toSeconds = (ms: number | undefined) => (ms === undefined ? '' : ms / 1000);
@@ -53,6 +48,7 @@ export function SandboxForm({ value, onChange, disabled }: ChannelFormProps) {
         label={t('failWhen')}
         description={t('failWhenHint')}
         placeholder={t('failWhenPlaceholder')}
+        maxLength={200}
         value={cfg.failWhenBodyContains ?? ''}
         onChange={(e) => set({ failWhenBodyContains: e.currentTarget.value })}
         disabled={disabled}

@@ -1,4 +1,5 @@
 import { defineUiPlugin } from '@atende/ui-shell/sdk';
+import { contract } from '@atende/plugin-channel-sandbox/contract';
 import { SandboxConnect } from './SandboxConnect.tsx';
 import { SandboxForm } from './SandboxForm.tsx';
 import { locales } from './locales.ts';
@@ -10,6 +11,7 @@ import { locales } from './locales.ts';
  */
 export default defineUiPlugin({
   id: 'channel-sandbox',
+  contract,
   routes: [],
   channels: [{ type: 'sandbox', form: SandboxForm, connect: SandboxConnect }],
   locales,

@@ -2,31 +2,25 @@ import { Alert, Anchor, Collapse, Group, NumberInput, PasswordInput, Radio, Stac
 import { IconBrandTelegram, IconChevronDown, IconChevronRight } from '@tabler/icons-react';
 import { useState } from 'react';
 import { usePluginTranslation, type ChannelFormProps } from '@atende/ui-shell/sdk';
+import { telegramConfig, telegramToken, type TelegramConfig } from '@atende/plugin-channel-telegram/contract';
 
-/** The format @BotFather hands out (the same check the server's `prepare` makes). */
-export const TOKEN_RE = /^\d{3,15}:[A-Za-z0-9_-]{20,100}$/;
+/** A base URL the server accepts (the contract's rule for `apiRoot` and `webhookBaseUrl`). */
+const validUrl = (v: string) => telegramConfig.shape.apiRoot.safeParse(v).success;
 
-function validUrl(v: string): boolean {
-  try {
-    return ['http:', 'https:'].includes(new URL(v).protocol);
-  } catch {
-    return false;
-  }
-}
-
-type Mode = 'webhook' | 'polling';
+type Mode = NonNullable<TelegramConfig['mode']>;
 
 /**
- * Provider fields of a Telegram channel (what plugins/channel-telegram's
- * `prepare` accepts): the bot token (write-only: once saved it never comes
- * back, a blank field keeps it), webhook or long polling, the public base
- * URL for the webhook, a self-hosted Bot API server, and the timings.
+ * Provider fields of a Telegram channel, checked by the rules of the
+ * plugin's contract (what its `prepare` accepts): the bot token
+ * (write-only: once saved it never comes back, a blank field keeps it),
+ * webhook or long polling, the public base URL for the webhook, a
+ * self-hosted Bot API server, and the timings.
  */
 export function TelegramForm({ channel, value, onChange, disabled }: ChannelFormProps) {
   const { t } = usePluginTranslation('channel-telegram');
   const [touched, setTouched] = useState(false);
   const [advanced, setAdvanced] = useState(Boolean(value.config.apiRoot || value.config.pollTimeoutSec !== undefined || value.config.healthIntervalMs !== undefined));
-  const cfg = value.config as { mode?: Mode; apiRoot?: string; webhookBaseUrl?: string; pollTimeoutSec?: number; healthIntervalMs?: number };
+  const cfg = value.config as TelegramConfig;
   const token = value.secrets.token ?? '';
   const saved = channel?.secretsSet.includes('token') ?? false;
 
@@ -34,7 +28,7 @@ export function TelegramForm({ channel, value, onChange, disabled }: ChannelForm
   const setToken = (v: string) => onChange({ ...value, secrets: { ...value.secrets, token: v } });
 
   const tokenError = token.trim()
-    ? TOKEN_RE.test(token.trim()) ? undefined : t('tokenFormat')
+    ? telegramToken.safeParse(token).success ? undefined : t('tokenFormat')
     : touched && !saved ? t('tokenRequired') : undefined;
   const urlError = (v: string | undefined) => (v && !validUrl(v) ? t('urlInvalid') : undefined);
 

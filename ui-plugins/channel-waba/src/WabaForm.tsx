@@ -2,10 +2,7 @@ import { Anchor, Badge, Group, PasswordInput, SimpleGrid, Stack, Switch, Text, T
 import { IconCheck } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { usePluginTranslation, type ChannelFormProps } from '@atende/ui-shell/sdk';
-
-const ID = /^\d{5,30}$/;
-const VERSION = /^v\d{1,3}\.\d{1,2}$/;
-export const DEFAULT_API_VERSION = 'v21.0';
+import { DEFAULT_API_VERSION, MIN_VERIFY_TOKEN, WABA_API_VERSION, WABA_ID } from '@atende/plugin-channel-waba/contract';
 
 type ConfigKey = 'phoneNumberId' | 'businessAccountId' | 'apiVersion' | 'verifyToken';
 type SecretKey = 'accessToken' | 'appSecret';
@@ -33,9 +30,10 @@ export default function WabaForm({ channel, value, onChange, disabled }: Channel
   const saved = (k: SecretKey) => !!channel?.secretsSet.includes(k);
   const secret = (k: SecretKey) => (typeof value.secrets[k] === 'string' ? (value.secrets[k] as string) : '');
 
-  const idError = (k: 'phoneNumberId' | 'businessAccountId') => (str(k) && !ID.test(str(k)) ? t('idDigits') : undefined);
-  const versionError = str('apiVersion') && !VERSION.test(str('apiVersion')) ? t('versionFormat') : undefined;
-  const verifyError = str('verifyToken') && str('verifyToken').length < 8 ? t('verifyTokenShort') : undefined;
+  // The server's rules for these fields (the plugin's contract), shown as the admin types.
+  const idError = (k: 'phoneNumberId' | 'businessAccountId') => (str(k) && !WABA_ID.test(str(k)) ? t('idDigits') : undefined);
+  const versionError = str('apiVersion') && !WABA_API_VERSION.test(str('apiVersion')) ? t('versionFormat') : undefined;
+  const verifyError = str('verifyToken') && str('verifyToken').length < MIN_VERIFY_TOKEN ? t('verifyTokenShort') : undefined;
   // "Obrigatório" appears once a field was visited and left empty, not on a blank new form.
   const [touched, setTouched] = useState<Record<string, boolean>>({});
   const visit = (k: string) => () => setTouched((x) => ({ ...x, [k]: true }));

@@ -1,4 +1,5 @@
 import { defineUiPlugin } from '@atende/ui-shell/sdk';
+import { contract } from '@atende/plugin-channel-waba/contract';
 import { locales } from './locales.ts';
 import WabaConnect from './WabaConnect.tsx';
 import WabaForm from './WabaForm.tsx';
@@ -13,6 +14,7 @@ import WindowNotice from './WindowNotice.tsx';
  */
 export default defineUiPlugin({
   id: 'channel-waba',
+  contract,
   routes: [],
   channels: [{ type: 'waba', form: WabaForm, connect: WabaConnect, composerAction: TemplateAction, composerNotice: WindowNotice }],
   locales,

@@ -2,12 +2,11 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { Kernel } from '../../kernel.ts';
 import { ChannelError, type ChannelAdapter, type ChannelRecord } from '../../sdk/channel.ts';
-import type { ChannelAuthState, ChannelSessionsPort, DeliveredEvent } from '../../sdk/types.ts';
-import { CONTROL_PREFIX } from '../../realtime/hub.ts';
+import type { ChannelAuthState, ChannelSessionsPort } from '../../sdk/types.ts';
 import { channelRuntime, findChannel, setChannelStatus } from '../conversations/channels.ts';
 
-/** Bus event (never sent to clients) that asks the node running a session to act on it. */
-const CONTROL_EVENT = `${CONTROL_PREFIX}channel_session`;
+/** Cluster topic (node to node, never the tenant event bus) that asks the node running a session to act on it. */
+const CONTROL_TOPIC = '_kernel:channel_session';
 const DEFAULT_LEASE_MS = 20_000;
 const DEFAULT_RENEW_MS = 5_000;
 /** First retry delay after a failed connect; it doubles per consecutive failure, up to 2^8 times. */
@@ -16,7 +15,6 @@ const RETRY_BASE_MS = 1000;
 interface ControlMessage {
   channelId: number;
   action: 'restart' | 'stop' | 'pairing';
-  from: string;
   number?: string;
 }
 
@@ -43,7 +41,6 @@ export class ChannelSessions implements ChannelSessionsPort {
   private readonly renewMs: number;
   private timer?: NodeJS.Timeout;
   private ticking?: Promise<void>;
-  private unsubscribe?: () => void;
   private started = false;
   private stopping = false;
 
@@ -61,13 +58,14 @@ export class ChannelSessions implements ChannelSessionsPort {
     return this.running.has(channelId);
   }
 
-  /** Starts renewing, sweeping and listening for control events. Called once the app is ready, after every adapter registered. */
+  /** Starts renewing, sweeping and listening for control messages. Called once the app is ready, after every adapter registered. */
   start(): void {
     if (this.started) return;
     this.started = true;
-    this.unsubscribe = this.kernel.bus.subscribe((e) => {
-      if (e.event === CONTROL_EVENT) void this.onControl(e).catch((err) => this.kernel.logger.warn({ err: (err as Error).message }, 'channel session control failed'));
-    });
+    // The cluster delivers only other nodes' messages: this node acts on its own requests directly.
+    this.kernel.cluster.on(CONTROL_TOPIC, (data) =>
+      this.onControl(data as ControlMessage).catch((err) => this.kernel.logger.warn({ err: (err as Error).message }, 'channel session control failed')),
+    );
     const tick = () => {
       if (this.ticking || this.stopping) return;
       this.ticking = this.tick()
@@ -188,9 +186,8 @@ export class ChannelSessions implements ChannelSessionsPort {
     if (release) await this.release([channelId]);
   }
 
-  private async onControl(e: DeliveredEvent): Promise<void> {
-    const m = e.data as ControlMessage;
-    if (m.from === this.nodeId || !this.started) return;
+  private async onControl(m: ControlMessage): Promise<void> {
+    if (!this.started || this.stopping) return;
     if (m.action === 'stop') await this.stopLocal(m.channelId, true);
     else if (m.action === 'restart') await this.restartHere(m.channelId);
     else if (m.action === 'pairing' && m.number && this.running.has(m.channelId)) await this.pairHere(m.channelId, m.number);
@@ -217,7 +214,7 @@ export class ChannelSessions implements ChannelSessionsPort {
        ON CONFLICT (channel_id) DO UPDATE SET wanted = true, failures = 0, retry_at = '-infinity', updated_at = now()`,
       [channelId, tenantId],
     );
-    await this.control(tenantId, { channelId, action: 'restart' });
+    await this.control({ channelId, action: 'restart' });
     if (this.runsSessions) await this.restartHere(channelId);
   }
 
@@ -225,7 +222,7 @@ export class ChannelSessions implements ChannelSessionsPort {
   async unwant(tenantId: number, channelId: number): Promise<void> {
     await this.kernel.db.pool.query(`UPDATE channel_sessions SET wanted = false, updated_at = now() WHERE channel_id = $1`, [channelId]);
     if (this.running.has(channelId)) await this.stopLocal(channelId, true);
-    else await this.control(tenantId, { channelId, action: 'stop' });
+    else await this.control({ channelId, action: 'stop' });
   }
 
   /** Asks the node running the session for a pairing code; the code arrives as `channel.updated` (and is returned when this node runs it). */
@@ -233,7 +230,7 @@ export class ChannelSessions implements ChannelSessionsPort {
     if (this.running.has(channelId)) return this.pairHere(channelId, number);
     const owner = await this.kernel.db.pool.query(`SELECT 1 FROM channel_sessions WHERE channel_id = $1 AND wanted AND node_id IS NOT NULL AND lease_until > now()`, [channelId]);
     if (!owner.rowCount) throw new ChannelError('ERR_WAPP_NOT_INITIALIZED', 'A sessão deste canal não está em execução');
-    await this.control(tenantId, { channelId, action: 'pairing', number });
+    await this.control({ channelId, action: 'pairing', number });
     return undefined;
   }
 
@@ -251,8 +248,8 @@ export class ChannelSessions implements ChannelSessionsPort {
     return r.rows[0]?.node_id;
   }
 
-  private async control(tenantId: number, m: Omit<ControlMessage, 'from'>): Promise<void> {
-    await this.kernel.bus.publish({ tenantId, event: CONTROL_EVENT, data: { ...m, from: this.nodeId }, rooms: [] });
+  private async control(m: ControlMessage): Promise<void> {
+    await this.kernel.cluster.broadcast(CONTROL_TOPIC, m);
   }
 
   /** Graceful stop: sessions close here and their leases are released at once, so another node takes over without waiting. */
@@ -260,7 +257,6 @@ export class ChannelSessions implements ChannelSessionsPort {
     if (!this.started || this.stopping) return;
     this.stopping = true;
     if (this.timer) clearInterval(this.timer);
-    this.unsubscribe?.();
     await this.ticking?.catch(() => undefined);
     const ids = [...this.running.keys()];
     await Promise.allSettled(ids.map((id) => this.stopLocal(id, false)));

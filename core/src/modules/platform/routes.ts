@@ -28,8 +28,8 @@ export async function loadOutboundAllow(pool: Kernel['db']['pool']): Promise<str
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 }
 
-/** Bus event telling every node to drop its cached allow-list. */
-export const OUTBOUND_ALLOW_CHANGED = '_kernel.outbound_allow_changed';
+/** Cluster topic telling the other nodes to drop their cached allow-list. */
+export const OUTBOUND_ALLOW_CHANGED = '_kernel:outbound_allow_changed';
 
 const withTimeout = <T,>(p: Promise<T>, ms: number, fallback: T) => Promise.race([p, new Promise<T>((r) => setTimeout(() => r(fallback), ms))]);
 
@@ -102,7 +102,7 @@ export async function platformRoutes(app: FastifyInstance, kernel: Kernel) {
         [JSON.stringify(entries), req.principal!.userId],
       );
       kernel.outbound.invalidate();
-      await kernel.bus.publish({ tenantId: req.principal!.tenantId, event: OUTBOUND_ALLOW_CHANGED, data: {}, rooms: [] });
+      await kernel.cluster.broadcast(OUTBOUND_ALLOW_CHANGED, {});
       req.log.info({ event: 'platform.outbound_allow_updated', by: req.principal!.userId, entries }, 'outbound allow-list updated');
       return { entries, fromConfig: kernel.config.outboundAllow };
     },

@@ -2,20 +2,21 @@
  * The channel dialog (administration.md §3, §5): every kernel field of a
  * channel in four tabs, with the provider's own fields mounted from the
  * channel plugin's remote (`UiChannelType.form`). Inline validation uses the
- * spec's messages; the server's refusals (connection limit, Telegram token,
- * WABA data, invalid JSON…) come back through the SDK's error mapping and
- * land beside the field or tab they concern.
+ * spec's messages; the server's refusals (connection limit, invalid JSON,
+ * the channel plugin's own codes such as a missing Telegram token…) come
+ * back through the SDK's error mapping and land beside the field or tab
+ * they concern.
  */
 import {
   ActionIcon, Alert, Badge, Button, Checkbox, FileButton, Group, Modal, Paper, PasswordInput, ScrollArea, Select, SimpleGrid, Stack, Switch, Tabs, Text, Textarea, TextInput, Tooltip, UnstyledButton,
 } from '@mantine/core';
 import { IconAlertCircle, IconCheck, IconPaperclip, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, ErrorBoundary, ErrorBox, errorMessage, notify, type ChannelFormValue, type UiChannelType } from '@atende/ui-shell/sdk';
 import { useQueues, useUsersLite } from '../shared.tsx';
-import { channelsKey, createChannel, removeBirthdayMedia, SWITCHES, updateChannel, uploadBirthdayMedia, useChatFlows, type Channel, type ChannelType, type SwitchKey } from './api.ts';
+import { channelsKey, createChannel, removeBirthdayMedia, SWITCHES, updateChannel, uploadBirthdayMedia, useChannelErrorCodes, useChatFlows, type Channel, type ChannelType, type SwitchKey } from './api.ts';
 import { ChannelTypeIcon } from './visuals.tsx';
 
 type Tab = 'general' | 'connection' | 'automation' | 'messages';
@@ -93,6 +94,13 @@ export function ChannelDialog({ channel, types, uis, onClose, onSaved }: Channel
   const typeDef = types.find((x) => x.type === type);
   const ui = type ? uis.get(type) : undefined;
   const ProviderForm = ui?.form;
+  const providerCodes = useChannelErrorCodes(type);
+  // A refusal with a code of the channel plugin's own contract concerns its provider fields, on the connection
+  // tab; the remote may still be loading when the answer comes, so the tab follows once its codes are known.
+  const [refusal, setRefusal] = useState<{ code?: string }>({});
+  useEffect(() => {
+    if (refusal.code && providerCodes.has(refusal.code)) setTab('connection');
+  }, [refusal, providerCodes]);
   const locked = !!typeDef?.lockedName;
 
   const save = useMutation({
@@ -133,10 +141,7 @@ export function ChannelDialog({ channel, types, uis, onClose, onSaved }: Channel
       const msg = errorMessage(err);
       if (code === 'ERR_INVALID_JSON') return show({ transcription: msg });
       if (code === 'ERR_CHANNEL_NAME_LOCKED') return show({ name: msg });
-      if (code === 'ERR_TELEGRAM_TOKEN' || code === 'ERR_WABA_INVALID') {
-        setErrors({ form: msg });
-        return setTab('connection');
-      }
+      setRefusal({ code });
       setErrors({ form: msg });
     },
   });

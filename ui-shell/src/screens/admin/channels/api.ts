@@ -168,6 +168,20 @@ export function useChannelUis(): Map<string, UiChannelType> {
   }, [plugins]);
 }
 
+/**
+ * Error codes the channel type's own plugin declares in its contract
+ * (`ERR_TELEGRAM_TOKEN`, `ERR_WABA_INVALID`…): refusals of the provider's
+ * fields, which the dialog shows on its connection tab. Empty until that
+ * plugin's remote has loaded.
+ */
+export function useChannelErrorCodes(type: string | null): Set<string> {
+  const { plugins } = useAtomValue(uiPluginsAtom);
+  return useMemo(() => {
+    const owner = type ? plugins.find((p) => p.channels?.some((c) => c.type === type)) : undefined;
+    return new Set(Object.keys(owner?.contract?.errors ?? {}));
+  }, [plugins, type]);
+}
+
 /** Chat flows for the routing default, when the chatbot plugin serves them (an empty list otherwise). */
 export function useChatFlows() {
   return useQuery({
