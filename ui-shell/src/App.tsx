@@ -16,6 +16,7 @@ import {
   useUserColorScheme,
   useVersionCheck,
 } from './shell/hooks.ts';
+import { useAttentionIndicators, useTicketAlerts } from './shell/attention.ts';
 import { buildTheme } from './theme.ts';
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'atende-color-scheme' });
@@ -54,6 +55,8 @@ function PageEffects() {
   useRealtimeConnection();
   useUserColorScheme();
   usePluginPreload();
+  useAttentionIndicators();
+  useTicketAlerts();
   return null;
 }
 

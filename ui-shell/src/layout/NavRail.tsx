@@ -1,9 +1,9 @@
-import { Divider, NavLink, ScrollArea, Stack, Text, UnstyledButton, Group } from '@mantine/core';
+import { Badge, Divider, Indicator, NavLink, ScrollArea, Stack, Text, UnstyledButton, Group } from '@mantine/core';
 import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tabler/icons-react';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
-import { sessionAtom, useAccess } from '@atende/ui-shell/sdk';
+import { attentionAtom, sessionAtom, useAccess } from '@atende/ui-shell/sdk';
 import { Tooltip } from '../ui/overlays.tsx';
 import { visibleGroups, type NavItem } from './menu.ts';
 
@@ -14,7 +14,11 @@ function isActive(pathname: string, item: NavItem): boolean {
 function RailLink({ item, collapsed, active, onNavigate }: { item: NavItem; collapsed: boolean; active: boolean; onNavigate?: () => void }) {
   const { t } = useTranslation();
   const label = t(`menu.${item.key}`);
+  // Things waiting there (unread tickets, internal messages): a badge, as messaging apps show.
+  const waiting = useAtomValue(attentionAtom)[item.key] ?? 0;
+  const shown = waiting > 99 ? '99+' : String(waiting);
   const Icon = item.icon;
+  const icon = <Icon size={20} stroke={1.6} />;
   const link = (
     <NavLink
       component={Link}
@@ -22,8 +26,9 @@ function RailLink({ item, collapsed, active, onNavigate }: { item: NavItem; coll
       onClick={onNavigate}
       active={active}
       label={collapsed ? undefined : label}
-      aria-label={label}
-      leftSection={<Icon size={20} stroke={1.6} />}
+      aria-label={waiting ? t('attention.railLabel', { label, n: shown }) : label}
+      leftSection={collapsed && waiting ? <Indicator label={shown} size={16} color="red.8" offset={2} data-testid={`rail-badge-${item.key}`}>{icon}</Indicator> : icon}
+      rightSection={!collapsed && waiting ? <Badge size="sm" color="red.8" variant="filled" circle={waiting < 10} data-testid={`rail-badge-${item.key}`}>{shown}</Badge> : undefined}
       variant="light"
       styles={{
         root: { borderRadius: 'var(--mantine-radius-md)', paddingBlock: 7, justifyContent: collapsed ? 'center' : undefined },

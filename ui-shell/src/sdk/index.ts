@@ -46,6 +46,11 @@ export type { RealtimeFrame, RealtimeHandler, RealtimeStatus } from './realtime.
 export { defineUiPlugin, registerPluginLocales, usePluginTranslation, uiPluginsAtom } from './plugin.ts';
 export type { UiPluginDefinition, UiPluginRoute, UiPluginsState, WidgetZone, WidgetZoneProps, UiChannelType, ChannelFormProps, ChannelFormValue, ChannelFormChannel, ChannelConnectProps, ChannelConnectState, ComposerExtensionProps, ComposerTicket, ComposerTemplate, ComposerSendPayload } from './plugin.ts';
 export { remoteName, REMOTE_EXPOSE } from './remote-name.ts';
+/** What calls the user's attention: menu badges (summed in the tab title and favicon), alert sounds, desktop notifications. */
+export {
+  attentionAtom, setAttention, useAttention, playSound, soundsEnabled, desktopPermission, desktopNotificationsOn, requestDesktopPermission, desktopNotify, pageWatched,
+} from './attention.ts';
+export type { SoundKind, DesktopNotice } from './attention.ts';
 /** Formatting and validation helpers. */
 export { formatDate, formatDateTime, formatCurrency, datePattern } from './format.ts';
 export { isEmail, isCpf, isCnpj, isCpfOrCnpj, maskCpfCnpj, isStrongPassword } from './validation.ts';

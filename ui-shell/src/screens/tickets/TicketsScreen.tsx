@@ -11,6 +11,7 @@ import type { Message, Ticket } from './api.ts';
 import { applyMessage, applyTicket } from './live.ts';
 import { tenantSettingsQuery } from '../../shell/tenant-settings.ts';
 import { filtersAtom, statusTabAtom } from './state.ts';
+import { NotificationsBanner } from './NotificationsBanner.tsx';
 import { TicketList } from './TicketList.tsx';
 import classes from './tickets.module.css';
 import { OnFirstOpen } from '../../ui/deferred.tsx';
@@ -59,6 +60,7 @@ export default function TicketsScreen() {
     <Box className={classes.screen} data-testid="tickets-screen">
       {showList && (
         <Box className={classes.listCol} style={wide ? undefined : { width: '100%' }}>
+          <NotificationsBanner />
           <TicketList status={status} onStatus={setStatus} filters={filters} onFilters={setFilters} selectedId={selectedId} onNewTicket={() => setNewTicket(true)} />
         </Box>
       )}
