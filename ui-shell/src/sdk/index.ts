@@ -52,7 +52,9 @@ export {
 } from './attention.ts';
 export type { SoundKind, DesktopNotice } from './attention.ts';
 /** Formatting and validation helpers. */
-export { formatDate, formatDateTime, formatCurrency, datePattern } from './format.ts';
+export { formatDate, formatDateTime, formatCurrency, formatNumber, localeTag, datePattern } from './format.ts';
+/** Phone numbers as people write them (`+55 (11) 98888-7777`). */
+export { formatPhone, usePhoneFormat } from './phone.ts';
 export { isEmail, isCpf, isCnpj, isCpfOrCnpj, maskCpfCnpj, isStrongPassword } from './validation.ts';
 /** Shared components. */
 export { PageHeader } from './components/PageHeader.tsx';
