@@ -22,8 +22,18 @@ function loadLib(): Promise<void> {
     })
     .catch(() => {
       loading = undefined;
+      scheduled = false;
     });
   return loading;
+}
+
+let scheduled = false;
+/** Fetches the formats once the page is idle: a screen showing a foreign number never waits for them (U1). */
+function later(): void {
+  if (scheduled || lib) return;
+  scheduled = true;
+  const go = () => void loadLib();
+  setTimeout(() => (typeof window.requestIdleCallback === 'function' ? window.requestIdleCallback(go, { timeout: 3000 }) : go()), 2000);
 }
 
 // DDD (area code, no zero) + a mobile (9 and 8 digits) or a landline (8 digits starting 2–5).
@@ -44,7 +54,7 @@ export function formatPhone(value: string | null | undefined): string {
   const br = BRAZIL.exec(digits);
   if (br) return `+55 (${br[1]}) ${br[2]}-${br[3]}`;
   if (!lib) {
-    void loadLib();
+    later();
     return `+${digits}`;
   }
   const parsed = lib.parsePhoneNumberFromString(`+${digits}`);

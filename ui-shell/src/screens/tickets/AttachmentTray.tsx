@@ -3,7 +3,7 @@ import { IconFileDescription, IconPlus, IconSend, IconX } from '@tabler/icons-re
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '@atende/ui-shell/sdk';
-import classes from './tray.module.css';
+import classes from './tickets.module.css';
 
 /** The server's limit for one file (core storage MAX_MEDIA_BYTES). */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024;
@@ -74,14 +74,14 @@ export default function AttachmentTray({ files, onAdd, onRemove, onClose, onSend
           onClose();
         }
       }}>
-      <Group justify="space-between" px="md" py={10} wrap="nowrap" className={classes.top}>
+      <Group justify="space-between" px="md" py={10} wrap="nowrap" className={classes.trayTop}>
         <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
           <CloseButton size="lg" onClick={onClose} aria-label={t('media.close')} data-testid="tray-close" />
           <Text fw={600} truncate="end" data-testid="tray-file-name">{file.name}</Text>
         </Group>
         <Text size="sm" c="dimmed" style={{ flexShrink: 0 }}>{sizeText(file.size, i18n.language)}</Text>
       </Group>
-      <div className={classes.stage}>
+      <div className={classes.trayStage}>
         {problem ? (
           <Stack align="center" gap={6} data-testid="tray-problem">
             <IconFileDescription size={72} stroke={1.1} />
@@ -89,9 +89,9 @@ export default function AttachmentTray({ files, onAdd, onRemove, onClose, onSend
             <Text c="red.8" size="sm" fw={500}>{problem === 'tooLarge' ? t('media.tooLarge', { max: MAX_FILE_BYTES / (1024 * 1024) }) : t('media.typeRejected')}</Text>
           </Stack>
         ) : kind === 'image' ? (
-          <img src={url} alt={file.name} className={classes.preview} data-testid="tray-image" />
+          <img src={url} alt={file.name} className={classes.trayPreview} data-testid="tray-image" />
         ) : kind === 'video' ? (
-          <video src={url} controls className={classes.preview} />
+          <video src={url} controls className={classes.trayPreview} />
         ) : kind === 'audio' ? (
           <audio src={url} controls />
         ) : (
@@ -124,17 +124,17 @@ export default function AttachmentTray({ files, onAdd, onRemove, onClose, onSend
           data-testid="tray-caption"
         />
       </Box>
-      <Group className={classes.bottom} px="md" py="sm" wrap="nowrap" justify="space-between">
-        <Group gap={8} wrap="nowrap" className={classes.thumbs} role="listbox" aria-label={t('media.files')}>
+      <Group className={classes.trayBottom} px="md" py="sm" wrap="nowrap" justify="space-between">
+        <Group gap={8} wrap="nowrap" className={classes.trayThumbs} role="listbox" aria-label={t('media.files')}>
           {files.map((f, i) => {
             const u = urls.get(f);
             const bad = problemOf(f);
             return (
-              <div key={`${f.name}-${i}`} className={classes.thumbWrap}>
-                <UnstyledButton className={classes.thumb} role="option" aria-selected={i === index} aria-label={f.name} data-active={i === index || undefined} data-bad={bad ? '' : undefined} onClick={() => setCurrent(i)} data-testid="tray-thumb">
+              <div key={`${f.name}-${i}`} className={classes.trayThumbWrap}>
+                <UnstyledButton className={classes.trayThumb} role="option" aria-selected={i === index} aria-label={f.name} data-active={i === index || undefined} data-bad={bad ? '' : undefined} onClick={() => setCurrent(i)} data-testid="tray-thumb">
                   {u && kindOf(f) === 'image' ? <img src={u} alt="" /> : <IconFileDescription size={24} stroke={1.3} />}
                 </UnstyledButton>
-                <ActionIcon className={classes.thumbRemove} size={18} radius="xl" color="dark" variant="filled" aria-label={t('media.remove', { name: f.name })} onClick={() => {
+                <ActionIcon className={classes.trayThumbRemove} size={18} radius="xl" color="dark" variant="filled" aria-label={t('media.remove', { name: f.name })} onClick={() => {
                   onRemove(f);
                   if (files.length === 1) onClose();
                 }}><IconX size={11} /></ActionIcon>
@@ -142,7 +142,7 @@ export default function AttachmentTray({ files, onAdd, onRemove, onClose, onSend
             );
           })}
           {files.length < MAX_FILES && (
-            <UnstyledButton className={classes.thumb} data-add aria-label={t('media.addMore')} onClick={() => addRef.current?.click()} data-testid="tray-add">
+            <UnstyledButton className={classes.trayThumb} data-add aria-label={t('media.addMore')} onClick={() => addRef.current?.click()} data-testid="tray-add">
               <IconPlus size={22} />
             </UnstyledButton>
           )}

@@ -134,7 +134,7 @@ export const MessageBubble = memo(function MessageBubble(p: Props) {
           // Why it did not go, in the bubble (not only on hover), and a way to send it again.
           <div className={classes.failedLine} data-testid="message-failed">
             <Text size="xs" c="red.8" fw={500}>{failureText(m, t)}</Text>
-            {!p.readOnly && <Button size="compact-xs" variant="light" color="red.8" leftSection={<IconRefresh size={12} />} onClick={() => p.onRetry(m)} data-testid="message-retry">{t('tickets.msg.retry')}</Button>}
+            {!p.readOnly && <Button size="compact-xs" variant="filled" color="red.9" leftSection={<IconRefresh size={12} />} onClick={() => p.onRetry(m)} data-testid="message-retry">{t('tickets.msg.retry')}</Button>}
           </div>
         )}
         {groupedReactions.length > 0 && (
