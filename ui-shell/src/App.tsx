@@ -17,7 +17,7 @@ import {
   useVersionCheck,
 } from './shell/hooks.ts';
 import { useAttentionIndicators, useTicketAlerts } from './shell/attention.ts';
-import { buildTheme } from './theme.ts';
+import { accessibleColors, buildTheme } from './theme.ts';
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'atende-color-scheme' });
 
@@ -39,7 +39,7 @@ function ThemedProviders({ children }: { children: ReactNode }) {
   const primary = useAtomValue(primaryColorAtom);
   const theme = useMemo(() => buildTheme(primary), [primary]);
   return (
-    <MantineProvider theme={theme} colorSchemeManager={colorSchemeManager} defaultColorScheme="light">
+    <MantineProvider theme={theme} colorSchemeManager={colorSchemeManager} defaultColorScheme="light" cssVariablesResolver={accessibleColors}>
       <Toasts />
       {children}
     </MantineProvider>

@@ -50,7 +50,7 @@ export function StandaloneLayout() {
             </Stack>
           </Stack>
         )}
-        <Box style={{ flex: 1, minWidth: 0 }}>
+        <Box component="main" style={{ flex: 1, minWidth: 0 }}>
           {isPhone && (
             <Group h={PHONE_BAR} px="sm" justify="space-between" wrap="nowrap" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
               <Group gap="xs" wrap="nowrap">

@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Badge, Box, Button, Center, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Box, Button, Center, Group, Paper, Skeleton, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import {
   IconArrowBackUp, IconArrowLeft, IconArrowsExchange, IconCalendarTime, IconCheck, IconCircleX, IconDotsVertical, IconEye, IconHistory, IconLayoutSidebarRight,
@@ -112,6 +112,21 @@ function Conversation({ id }: { id: number }) {
     });
     return [...serverMessages, ...shown];
   }, [serverMessages, locals, session?.userId]);
+
+  // Screen readers hear each new customer message of the open conversation (the newest one, in the live region).
+  const [announced, setAnnounced] = useState('');
+  const newestSeen = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (!msgs.isSuccess) return;
+    const newest = serverMessages.reduce((max, m) => Math.max(max, Number(m.id) || 0), 0);
+    const before = newestSeen.current;
+    newestSeen.current = Math.max(before ?? 0, newest);
+    // The first page is what the agent opened, not news; older pages loaded by scrolling are not news either.
+    if (before === undefined) return;
+    const incoming = serverMessages.filter((m) => Number(m.id) > before && !m.fromMe && !m.isNote && !m.isDeleted);
+    const last = incoming[incoming.length - 1];
+    if (last) setAnnounced(t('a11y.newMessage', { name: ticketName(ticket), text: last.body || last.mediaName || t('tickets.msg.media') }));
+  }, [serverMessages, msgs.isSuccess]);
 
   // Opening a ticket with unread messages: the list badge goes away (the server marks them read when not spying).
   useEffect(() => {
@@ -283,7 +298,8 @@ function Conversation({ id }: { id: number }) {
 
   return (
     <Box className={classes.chat} style={{ display: 'flex', flexDirection: 'row' }}>
-      <Box className={classes.chat} style={{ position: 'relative' }} data-testid="conversation" {...dropHandlers}>
+      <Box component="section" aria-label={t('a11y.conversation', { name })} className={classes.chat} style={{ position: 'relative' }} data-testid="conversation" {...dropHandlers}>
+        <VisuallyHidden aria-live="polite" aria-atomic="true" data-testid="conversation-live">{announced}</VisuallyHidden>
         {dragging && (
           <div className={classes.dropZone} data-testid="drop-zone">
             <Stack align="center" gap={6}><IconUpload size={44} stroke={1.4} /><Text fw={600}>{t('media.dropHere')}</Text></Stack>
@@ -311,7 +327,7 @@ function Conversation({ id }: { id: number }) {
               <ContactAvatar name={name} src={ticket.contact?.profilePicUrl} seed={ticket.contactId} size={42} />
               <Box style={{ minWidth: 0 }}>
                 <Group gap={6} wrap="nowrap">
-                  <Text fw={600} truncate="end" data-testid="chat-name">{name}</Text>
+                  <Text component="h2" fw={600} m={0} fz="md" truncate="end" data-testid="chat-name">{name}</Text>
                   <Badge size="xs" color={statusColor} variant="light" data-testid="chat-status">{statusLabel}</Badge>
                 </Group>
                 <Group gap={6} wrap="nowrap">

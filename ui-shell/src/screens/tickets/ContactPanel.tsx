@@ -66,7 +66,7 @@ export function ContactPanel({ ticket, onClose }: { ticket: Ticket; onClose: () 
   const prevTickets = (previous.data?.tickets ?? []).filter((x) => x.id !== ticket.id && x.contactId === ticket.contactId);
   const name = ticketName(ticket);
   return (
-    <Box className={classes.panel} data-testid="contact-panel">
+    <Box component="aside" aria-label={t('tickets.panel.title')} className={classes.panel} data-testid="contact-panel">
       <Group justify="space-between" px="md" h={60} style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
         <Text fw={600}>{t('tickets.panel.title')}</Text>
         <ActionIcon variant="subtle" color="gray" onClick={onClose} aria-label={t('common.close')}><IconX size={18} /></ActionIcon>
