@@ -21,7 +21,7 @@ const run = chromiumAvailable() && built ? describe : describe.skip;
 // Evaluated through the DevTools protocol: the app's Content-Security-Policy (script-src 'self') refuses an injected <script>.
 const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-interface Violation { id: string; impact: string | null; help: string; nodes: { target: string[]; failureSummary?: string }[] }
+interface Violation { id: string; impact: string | null; help: string; nodes: { target: string[]; html: string; failureSummary?: string }[] }
 
 /** axe-core over the whole page: the serious and critical WCAG 2.0/2.1 A and AA violations, in a readable form. */
 async function axe(page: Page): Promise<string[]> {
@@ -33,7 +33,7 @@ async function axe(page: Page): Promise<string[]> {
   });
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help}\n${v.nodes.slice(0, 6).map((n) => `    ${n.target.join(' ')} — ${(n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 220)}`).join('\n')}`);
+    .map((v) => `${v.impact} ${v.id}: ${v.help}\n${v.nodes.slice(0, 6).map((n) => `    ${n.html.slice(0, 160)} — ${(n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 220)}`).join('\n')}`);
 }
 
 run('accessibility of the first screens', () => {
@@ -145,7 +145,7 @@ run('accessibility of the first screens', () => {
 
     // The contact form: a state is picked from Brazil's UFs.
     await page.getByRole('button', { name: 'Novo contato' }).click();
-    const state = page.getByRole('textbox', { name: 'Estado' });
+    const state = page.getByRole('combobox', { name: 'Estado' });
     await state.click();
     await state.fill('paulo');
     await page.getByRole('option', { name: 'SP — São Paulo' }).click();

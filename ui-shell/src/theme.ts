@@ -28,7 +28,7 @@ export function paletteFrom(hex: string): MantineColorsTuple | null {
 }
 
 /** The Mantine theme: tenant primary palette, system font, calm radii. */
-export function buildTheme(primary: string | undefined): MantineThemeOverride {
+export function buildTheme(primary: string | undefined, labels: { close?: string } = {}): MantineThemeOverride {
   const palette = paletteFrom(primary ?? DEFAULT_PRIMARY) ?? paletteFrom(DEFAULT_PRIMARY)!;
   return createTheme({
     primaryColor: 'brand',
@@ -42,7 +42,9 @@ export function buildTheme(primary: string | undefined): MantineThemeOverride {
       Button: { defaultProps: { radius: 'md' } },
       TextInput: { defaultProps: { radius: 'md' } },
       PasswordInput: { defaultProps: { radius: 'md' } },
-      Modal: { defaultProps: { radius: 'md', overlayProps: { backgroundOpacity: 0.45, blur: 2 } }, styles: { title: { fontWeight: 600 } } },
+      // Every dialog's close button is named in the user's language (screen readers, axe: button-name).
+      Modal: { defaultProps: { radius: 'md', overlayProps: { backgroundOpacity: 0.45, blur: 2 }, closeButtonProps: { 'aria-label': labels.close } }, styles: { title: { fontWeight: 600 } } },
+      Drawer: { defaultProps: { closeButtonProps: { 'aria-label': labels.close } } },
     },
   });
 }
@@ -95,7 +97,7 @@ export const accessibleColors: CSSVariablesResolver = (theme) => {
     '--mantine-color-dimmed': '#5c636a',
   };
   const dark: Record<string, string> = {
-    '--mantine-color-dimmed': '#a0a0a0',
+    '--mantine-color-dimmed': '#adadad',
   };
   for (const [name, palette] of Object.entries(theme.colors)) {
     if (name === 'dark' || !palette?.[9] || !parseHex(palette[9])) continue;

@@ -1,4 +1,4 @@
-import { Badge, Divider, Indicator, NavLink, ScrollArea, Stack, Text, UnstyledButton, Group } from '@mantine/core';
+import { Badge, Divider, Indicator, NavLink, ScrollArea, Stack, Text, UnstyledButton, Group, VisuallyHidden } from '@mantine/core';
 import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tabler/icons-react';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
@@ -26,9 +26,14 @@ function RailLink({ item, collapsed, active, onNavigate }: { item: NavItem; coll
       onClick={onNavigate}
       active={active}
       label={collapsed ? undefined : label}
-      aria-label={waiting ? t('attention.railLabel', { label, n: shown }) : label}
+      // Icons only: the name says it all; with labels, the visible label and badge name it (axe: label-content-name-mismatch).
+      aria-label={collapsed ? (waiting ? t('attention.railLabel', { label, n: shown }) : label) : undefined}
       leftSection={collapsed && waiting ? <Indicator label={shown} size={16} color="red.8" offset={2} data-testid={`rail-badge-${item.key}`}>{icon}</Indicator> : icon}
-      rightSection={!collapsed && waiting ? <Badge size="sm" color="red.8" variant="filled" circle={waiting < 10} data-testid={`rail-badge-${item.key}`}>{shown}</Badge> : undefined}
+      rightSection={!collapsed && waiting ? (
+        <Badge size="sm" color="red.8" variant="filled" circle={waiting < 10} data-testid={`rail-badge-${item.key}`}>
+          {shown}<VisuallyHidden> {t('attention.waiting')}</VisuallyHidden>
+        </Badge>
+      ) : undefined}
       variant="light"
       styles={{
         root: { borderRadius: 'var(--mantine-radius-md)', paddingBlock: 7, justifyContent: collapsed ? 'center' : undefined },

@@ -1,4 +1,4 @@
-import { Avatar, Box, Group, Indicator, Switch, Text, UnstyledButton, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import { Avatar, Box, Group, Indicator, Switch, Text, UnstyledButton, VisuallyHidden, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { IconBell, IconBellOff, IconCheck, IconChevronDown, IconCircleFilled, IconLanguage, IconLogout, IconMoon, IconSun, IconVolume, IconVolumeOff } from '@tabler/icons-react';
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
@@ -64,7 +64,9 @@ export function UserMenu({ compact = false, position = 'bottom-end' }: { compact
   return (
     <Menu width={260} position={position} shadow="md" withinPortal>
       <Menu.Target>
-        <UnstyledButton aria-label={t('layout.userMenu')} px={6} py={4} style={{ borderRadius: 'var(--mantine-radius-md)' }}>
+        {/* Named by what it shows (initials, name, profile) and what it is, so the spoken name includes the visible text. */}
+        <UnstyledButton px={6} py={4} style={{ borderRadius: 'var(--mantine-radius-md)' }}>
+          <VisuallyHidden>{t('layout.userMenu')}</VisuallyHidden>
           <Group gap="sm" wrap="nowrap">
             <Indicator color={online ? 'teal' : 'gray'} offset={5} position="bottom-end" size={10} withBorder>
               <Avatar radius="xl" color="brand" variant="filled" size={34}>{initials(session.username)}</Avatar>

@@ -21,7 +21,7 @@ function Field({ label, value, copy }: { label: string; value: string | null | u
         {copy && value && (
           <CopyButton value={value}>
             {({ copied, copy: doCopy }) => (
-              <Tooltip label={copied ? t('tickets.panel.copied') : t('tickets.msg.copy')}><ActionIcon size="xs" variant="subtle" color="gray" onClick={doCopy}>{copied ? <IconCheck size={12} /> : <IconCopy size={12} />}</ActionIcon></Tooltip>
+              <Tooltip label={copied ? t('tickets.panel.copied') : t('tickets.msg.copy')}><ActionIcon size="xs" variant="subtle" color="gray" onClick={doCopy} aria-label={`${t('tickets.msg.copy')} ${label}`}>{copied ? <IconCheck size={12} /> : <IconCopy size={12} />}</ActionIcon></Tooltip>
             )}
           </CopyButton>
         )}

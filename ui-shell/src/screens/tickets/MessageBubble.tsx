@@ -98,7 +98,7 @@ export const MessageBubble = memo(function MessageBubble(p: Props) {
         {m.isNote && (
           <Group gap={4} mb={2}>
             <IconNote size={12} color="var(--mantine-color-yellow-8)" />
-            <Text size="10px" fw={700} tt="uppercase" c="yellow.8">{t('tickets.msg.note')}</Text>
+            <Text size="10px" fw={700} tt="uppercase" c="var(--tk-29)">{t('tickets.msg.note')}</Text>
           </Group>
         )}
         {m.forwarded && !m.isDeleted && (
@@ -107,13 +107,13 @@ export const MessageBubble = memo(function MessageBubble(p: Props) {
         {m.template && (
           <Group gap={4} mb={2} wrap="nowrap" data-testid="message-template">
             <IconTemplate size={12} color="var(--mantine-color-teal-8)" />
-            <Text size="10px" fw={700} tt="uppercase" c="teal.8">{t('tickets.msg.template')}</Text>
+            <Text size="10px" fw={700} tt="uppercase" c="var(--tk-30)">{t('tickets.msg.template')}</Text>
             <Text size="10px" c="dimmed" truncate="end">{m.template.name}</Text>
           </Group>
         )}
         {p.quoted && (
           <div className={classes.quote} onClick={() => p.onJump(p.quoted!.id)}>
-            <Text size="xs" fw={600} c="teal.7">{p.quoted.fromMe ? t('tickets.msg.you') : t('tickets.msg.contact')}</Text>
+            <Text size="xs" fw={600} c="var(--tk-30)">{p.quoted.fromMe ? t('tickets.msg.you') : t('tickets.msg.contact')}</Text>
             <Text size="xs" lineClamp={2}>{p.quoted.body || p.quoted.mediaName || t('tickets.msg.media')}</Text>
           </div>
         )}

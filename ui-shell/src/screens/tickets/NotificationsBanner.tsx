@@ -47,7 +47,7 @@ export function NotificationsBanner() {
       <ThemeIcon radius="xl" size={38} color="blue.8" variant="filled" aria-hidden><IconBellRinging size={20} /></ThemeIcon>
       <div style={{ flex: 1, minWidth: 0 }}>
         <Text size="sm" fw={600}>{t('attention.bannerTitle')}</Text>
-        <Anchor component="button" type="button" size="sm" c="blue.9" underline="always" onClick={() => void enable()} data-testid="notifications-enable">{t('attention.bannerAction')}</Anchor>
+        <Anchor component="button" type="button" size="sm" c="var(--mantine-color-blue-light-color)" underline="always" onClick={() => void enable()} data-testid="notifications-enable">{t('attention.bannerAction')}</Anchor>
       </div>
       <CloseButton size="sm" aria-label={t('attention.bannerLater')} title={t('attention.bannerLater')} onClick={dismiss} />
     </Group>
