@@ -1,4 +1,4 @@
-import { Select, TextInput } from '@mantine/core';
+import { Select, TextInput, type ComboboxItem, type OptionsFilter } from '@mantine/core';
 import { useAccess } from '@atende/ui-shell/sdk';
 
 /** Brazil's 27 federative units (UF), as the post office and every form in Brazil list them. */
@@ -28,7 +28,8 @@ export function StateField({ label, value, onChange }: { label: string; value: s
   const brazil = useAccess()?.tenant?.country === 'BR';
   if (!brazil) return <TextInput label={label} value={value} onChange={(e) => onChange(e.currentTarget.value)} maxLength={60} />;
   const uf = ufOf(value);
-  const data = UFS.map(([code, name]) => ({ value: code, label: `${code} — ${name}` }));
+  // The field shows the UF (it fits a narrow column); the list shows and searches code and name.
+  const data: ComboboxItem[] = UFS.map(([code]) => ({ value: code, label: code }));
   if (value && !uf) data.unshift({ value, label: value });
   return (
     <Select
@@ -38,9 +39,18 @@ export function StateField({ label, value, onChange }: { label: string; value: s
       onChange={(v) => onChange(v ?? '')}
       searchable
       clearable
+      filter={byCodeOrName}
+      renderOption={({ option }) => (NAMES.has(option.value) ? `${option.value} — ${NAMES.get(option.value)}` : option.label)}
       nothingFoundMessage="—"
       comboboxProps={{ withinPortal: true }}
       data-testid="state-select"
     />
   );
 }
+
+const NAMES = new Map(UFS);
+
+const byCodeOrName: OptionsFilter = ({ options, search }) => {
+  const term = plain(search);
+  return (options as ComboboxItem[]).filter((o) => !term || plain(o.label).includes(term) || plain(NAMES.get(o.value) ?? '').includes(term));
+};
