@@ -11,7 +11,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import i18next from 'i18next';
 import { useAtomValue } from 'jotai';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   accessQuery, api, attentionAtom, desktopNotify, getSession, menuAllowed, pageWatched, playSound, sessionAtom, useAttention, useRealtime,
 } from '@atende/ui-shell/sdk';
@@ -110,6 +110,8 @@ export function useAttentionIndicators(): void {
 const COALESCE_MS = 250;
 /** The unread count is asked again at most this often while events keep coming. */
 const RECOUNT_MS = 1500;
+/** The first count, once the page's first screen has had its turn. */
+const COUNT_AFTER_MS = 2500;
 
 const openTicketId = () => /^#\/atendimento\/(\d+)/.exec(window.location.hash)?.[1];
 
@@ -130,11 +132,17 @@ export function useTicketAlerts(): void {
   // Logged out (the login page) nothing is asked: the access map would answer 401.
   const access = useQuery({ ...accessQuery, enabled: !!session }).data;
   const qc = useQueryClient();
+  // The count waits for the first screen to be up: it must not compete with the screen's own first queries (U1).
+  const [settled, setSettled] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(true), COUNT_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, []);
   const enabled = !!session && !!access && !access.superadmin && menuAllowed(access, 'tickets');
   const unread = useQuery({
     queryKey: ['attention', 'tickets', session?.userId],
     queryFn: ({ signal }) => api.get<{ unread?: { open: number; pending: number } }>('/tickets', { query: { limit: 1 }, signal, silent: true, background: true }),
-    enabled,
+    enabled: enabled && settled,
     staleTime: 60_000,
     select: (page) => (page.unread ? page.unread.open + page.unread.pending : 0),
   });
