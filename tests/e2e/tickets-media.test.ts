@@ -240,6 +240,7 @@ run('ticket screen media', () => {
   it('a forwarded message says "Encaminhada"; a reply the provider refused shows why and is sent again', async () => {
     await simulate('5511977770203', 'Davi Rocha', 'Preciso do boleto');
     const page = await openTicket('5511977770203', 'Davi Rocha');
+    await page.getByTestId('message').filter({ hasText: 'Preciso do boleto' }).waitFor();
 
     // From another conversation, a message forwarded to this contact.
     await simulate('5511977770204', 'Elis Prado', 'O boleto vence dia 10');
@@ -247,7 +248,7 @@ run('ticket screen media', () => {
     const contact = (await t.sql.query<{ id: number }>(`SELECT id FROM contacts WHERE tenant_id = $1 AND name = 'Davi Rocha'`, [admin.tenantId])).rows[0]!.id;
     const fwd = await t.app.inject({ method: 'POST', url: '/api/forward-messages', headers: agent.headers, payload: { messages: [String(source)], contact } });
     expect(fwd.statusCode, fwd.body).toBe(200);
-    await page.getByTestId('message').filter({ hasText: 'O boleto vence dia 10' }).getByTestId('message-forwarded').getByText('Encaminhada').waitFor({ timeout: 15_000 });
+    await page.getByTestId('message').filter({ hasText: 'O boleto vence dia 10' }).getByTestId('message-forwarded').getByText('Encaminhada').waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('message').filter({ hasText: 'Preciso do boleto' }).getByTestId('message-forwarded').count()).toBe(0);
 
     await setRefusal('PROMOÇÃO');
@@ -255,11 +256,11 @@ run('ticket screen media', () => {
     await composer.fill('PROMOÇÃO: 10% de desconto hoje');
     await composer.press('Enter');
     const failed = page.getByTestId('message').filter({ hasText: 'PROMOÇÃO: 10%' });
-    await failed.getByTestId('message-failed').getByText('Não enviada: O provedor simulado recusou a mensagem').waitFor({ timeout: 15_000 });
+    await failed.getByTestId('message-failed').getByText('Não enviada: O provedor simulado recusou a mensagem').waitFor({ timeout: 45_000 });
     await page.screenshot({ path: '/tmp/shots/media-refused.png' });
     await setRefusal(null);
     await failed.getByTestId('message-retry').click();
-    await expect.poll(() => failed.locator('[data-ack]').getAttribute('data-ack'), { timeout: 15_000 }).toBe('sent');
+    await expect.poll(() => failed.locator('[data-ack]').getAttribute('data-ack'), { timeout: 45_000 }).toBe('sent');
     expect(await failed.getByTestId('message-failed').count()).toBe(0);
     expect((await outbox()).filter((m) => m.body.includes('PROMOÇÃO: 10%'))).toHaveLength(1);
     // One bubble: the retried message is the same one.
