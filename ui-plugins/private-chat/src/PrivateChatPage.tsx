@@ -29,7 +29,8 @@ export default function PrivateChatPage() {
   const openRef = useRef(open);
   openRef.current = open;
 
-  const conversations = useQuery({ queryKey: conversationsKey, queryFn: ({ signal }) => getConversations(signal) });
+  // Fresh on every opening: the header's watcher (ChatWatcher.tsx) may hold a list from before a team was created.
+  const conversations = useQuery({ queryKey: conversationsKey, queryFn: ({ signal }) => getConversations(signal), refetchOnMount: 'always' });
   const refreshList = () => void queryClient.invalidateQueries({ queryKey: conversationsKey });
 
   const read = useMutation({ mutationFn: (target: Target) => markRead(target), onSuccess: refreshList });
