@@ -3,6 +3,7 @@ import { useNotifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Provider as JotaiProvider, useAtomValue } from 'jotai';
 import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { RouterProvider } from 'react-router-dom';
 import { atendeStore, loginEpochAtom, primaryColorAtom, queryClient } from '@atende/ui-shell/sdk';
 import { BusyIndicator } from './layout/BusyIndicator.tsx';
@@ -16,7 +17,8 @@ import {
   useUserColorScheme,
   useVersionCheck,
 } from './shell/hooks.ts';
-import { buildTheme } from './theme.ts';
+import { useAttentionIndicators, useTicketAlerts } from './shell/attention.ts';
+import { accessibleColors, buildTheme } from './theme.ts';
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'atende-color-scheme' });
 
@@ -36,9 +38,11 @@ function Toasts() {
 
 function ThemedProviders({ children }: { children: ReactNode }) {
   const primary = useAtomValue(primaryColorAtom);
-  const theme = useMemo(() => buildTheme(primary), [primary]);
+  const { t, i18n } = useTranslation();
+  const close = t('common.close');
+  const theme = useMemo(() => buildTheme(primary, { close }), [primary, close, i18n.language]);
   return (
-    <MantineProvider theme={theme} colorSchemeManager={colorSchemeManager} defaultColorScheme="light">
+    <MantineProvider theme={theme} colorSchemeManager={colorSchemeManager} defaultColorScheme="light" cssVariablesResolver={accessibleColors}>
       <Toasts />
       {children}
     </MantineProvider>
@@ -54,6 +58,8 @@ function PageEffects() {
   useRealtimeConnection();
   useUserColorScheme();
   usePluginPreload();
+  useAttentionIndicators();
+  useTicketAlerts();
   return null;
 }
 

@@ -1,4 +1,4 @@
-import { createTheme, type MantineColorsTuple, type MantineThemeOverride } from '@mantine/core';
+import { createTheme, type CSSVariablesResolver, type MantineColorsTuple, type MantineThemeOverride } from '@mantine/core';
 
 /** Atende's own primary, used until (or unless) the tenant defines one. */
 export const DEFAULT_PRIMARY = '#3b5bdb';
@@ -28,7 +28,7 @@ export function paletteFrom(hex: string): MantineColorsTuple | null {
 }
 
 /** The Mantine theme: tenant primary palette, system font, calm radii. */
-export function buildTheme(primary: string | undefined): MantineThemeOverride {
+export function buildTheme(primary: string | undefined, labels: { close?: string } = {}): MantineThemeOverride {
   const palette = paletteFrom(primary ?? DEFAULT_PRIMARY) ?? paletteFrom(DEFAULT_PRIMARY)!;
   return createTheme({
     primaryColor: 'brand',
@@ -42,7 +42,74 @@ export function buildTheme(primary: string | undefined): MantineThemeOverride {
       Button: { defaultProps: { radius: 'md' } },
       TextInput: { defaultProps: { radius: 'md' } },
       PasswordInput: { defaultProps: { radius: 'md' } },
-      Modal: { defaultProps: { radius: 'md', overlayProps: { backgroundOpacity: 0.45, blur: 2 } }, styles: { title: { fontWeight: 600 } } },
+      // Every dialog's close button is named in the user's language (screen readers, axe: button-name).
+      Modal: { defaultProps: { radius: 'md', overlayProps: { backgroundOpacity: 0.45, blur: 2 }, closeButtonProps: { 'aria-label': labels.close } }, styles: { title: { fontWeight: 600 } } },
+      Drawer: { defaultProps: { closeButtonProps: { 'aria-label': labels.close } } },
     },
   });
 }
+
+/** WCAG relative luminance of a #rrggbb colour. */
+function luminance(hex: string): number {
+  const rgb = parseHex(hex);
+  if (!rgb) return 0;
+  const [r, g, b] = rgb.map((v) => {
+    const c = v / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** WCAG contrast ratio of two #rrggbb colours (1 to 21). */
+export function contrast(a: string, b: string): number {
+  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p) as [number, number];
+  return (x + 0.05) / (y + 0.05);
+}
+
+/** The colour mixed with black by `t` (0..1), as #rrggbb. */
+const darken = (hex: string, t: number) => toHex(mix(parseHex(hex) ?? [0, 0, 0], [0, 0, 0], t));
+
+/** AA for normal text (WCAG 1.4.3), with a little margin for rounding and anti-aliasing. */
+const AA = 4.6;
+
+/** The first of `shades` (then shade 9 darkened step by step) that reads at AA against `background`. */
+function readable(palette: readonly string[], from: number, background: string): string {
+  for (let i = from; i < 10; i++) if (contrast(palette[i]!, background) >= AA) return palette[i]!;
+  for (let k = 1; k <= 10; k++) {
+    const c = darken(palette[9]!, k * 0.06);
+    if (contrast(c, background) >= AA) return c;
+  }
+  return '#000000';
+}
+
+/**
+ * Mantine's default palettes put white text on shade 6 (2:1 for green, 1.6:1
+ * for yellow) and shade 9 text on shade 1 for light badges (3.8:1 for green).
+ * The buttons, badges and indicators of the product must read at WCAG AA
+ * (4.5:1; issue U2): each colour's filled background becomes the first shade
+ * white reads on at AA (darkened past shade 9 when none does), and a light
+ * variant's text the first that reads on its tint. Helper text (`dimmed`) is a
+ * darker grey for the same reason. The tenant's primary colour goes through
+ * the same rule, so a light brand colour still gives readable buttons.
+ */
+export const accessibleColors: CSSVariablesResolver = (theme) => {
+  const light: Record<string, string> = {
+    '--mantine-color-dimmed': '#5c636a',
+  };
+  const dark: Record<string, string> = {
+    '--mantine-color-dimmed': '#adadad',
+  };
+  for (const [name, palette] of Object.entries(theme.colors)) {
+    if (name === 'dark' || !palette?.[9] || !parseHex(palette[9])) continue;
+    const filledLight = readable(palette, 6, '#ffffff');
+    light[`--mantine-color-${name}-filled`] = filledLight;
+    light[`--mantine-color-${name}-filled-hover`] = darken(filledLight, 0.1);
+    light[`--mantine-color-${name}-outline`] = filledLight;
+    light[`--mantine-color-${name}-text`] = filledLight;
+    light[`--mantine-color-${name}-light-color`] = readable(palette, 9, palette[1]!);
+    const filledDark = readable(palette, 5, '#ffffff');
+    dark[`--mantine-color-${name}-filled`] = filledDark;
+    dark[`--mantine-color-${name}-filled-hover`] = darken(filledDark, 0.1);
+  }
+  return { variables: {}, light, dark };
+};

@@ -57,6 +57,8 @@ export interface InboundSpec {
   /** Any other Cloud API message object (`location`, `contacts`, `interactive`, `button`, `reaction`…), merged as is. */
   raw?: Record<string, unknown>;
   contextId?: string;
+  /** The customer forwarded it (Meta's `context.forwarded`). */
+  forwarded?: boolean;
 }
 
 const fbtrace = () => randomBytes(8).toString('base64url');
@@ -321,6 +323,7 @@ export class FakeGraphApi {
     const id = spec.id ?? `wamid.${Buffer.from(`${spec.from}:${randomUUID()}`).toString('base64url')}`;
     const message: Record<string, unknown> = { from: spec.from, id, timestamp: String(Math.floor(Date.now() / 1000)) };
     if (spec.contextId) message.context = { from: spec.from, id: spec.contextId };
+    if (spec.forwarded) message.context = { ...(message.context as object | undefined), forwarded: true };
     if (spec.media) {
       const mediaId = this.storeMedia(spec.media.data, spec.media.mimetype, spec.media.name);
       const caption = spec.media.caption ?? spec.text;

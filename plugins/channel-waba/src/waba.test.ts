@@ -192,6 +192,7 @@ describe('WABA webhook, templates and messages', () => {
       { media: { kind: 'audio' as const, name: 'voz.ogg', mimetype: 'audio/ogg; codecs=opus', data: OGG } },
       { media: { kind: 'sticker' as const, name: 'fig.webp', mimetype: 'image/webp', data: WEBP } },
       { text: 'respondendo', contextId: firstId },
+      { text: 'olha o que recebi', forwarded: true },
     ]) {
       const res = await api.deliver(callback, api.inboundMessage({ from: customer, name: 'Maria Cliente', ...spec }));
       expect(res.status, JSON.stringify(spec.raw ?? spec.media?.kind ?? spec.text)).toBe(200);
@@ -212,6 +213,9 @@ describe('WABA webhook, templates and messages', () => {
     expect(Buffer.compare((await t.app.inject({ method: 'GET', url: audio.media_url })).rawPayload, OGG)).toBe(0);
     expect(by((r) => r.type === 'sticker').media_type).toBe('image/webp');
     expect(by((r) => r.body === 'respondendo').quoted_id).toBe(Number(firstRow.id));
+    // What the customer forwarded is marked so, for the conversation's "Encaminhada" label.
+    expect(by((r) => r.body === 'olha o que recebi').data).toMatchObject({ forwarded: true });
+    expect(by((r) => r.body === 'respondendo').data?.forwarded).toBeUndefined();
   });
 
   it('a file Meta no longer has still delivers the message, saying so; Graph down answers non-2xx with nothing stored', async () => {

@@ -43,7 +43,7 @@ export interface WaMessage {
   from: string;
   timestamp?: string;
   type: string;
-  context?: { id?: string; from?: string; forwarded?: boolean };
+  context?: { id?: string; from?: string; forwarded?: boolean; frequently_forwarded?: boolean };
   text?: { body?: string };
   image?: MediaObject;
   audio?: MediaObject;
@@ -125,6 +125,8 @@ export function toInbound(base: { tenantId: number; channelId: number }, value: 
     timestamp: m.timestamp && /^\d+$/.test(m.timestamp) ? new Date(Number(m.timestamp) * 1000) : undefined,
     quotedProviderId: m.context?.id,
   };
+  // WhatsApp marks a message the customer forwarded; the conversation labels it "Encaminhada".
+  const forwarded = m.context?.forwarded || m.context?.frequently_forwarded ? { forwarded: true } : undefined;
   let media: PendingMedia | undefined;
   switch (m.type) {
     case 'text':
@@ -186,6 +188,7 @@ export function toInbound(base: { tenantId: number; channelId: number }, value: 
       msg.data = { unsupported: m.type };
     }
   }
+  if (forwarded) msg.data = { ...msg.data, ...forwarded };
   return { msg, media };
 }
 

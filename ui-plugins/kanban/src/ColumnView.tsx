@@ -1,7 +1,7 @@
 import { useDraggable, useDroppable } from '@dnd-kit/core';
 import { Badge, Box, Group, Loader, Stack, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
-import { usePluginTranslation } from '@atende/ui-shell/sdk';
+import { formatNumber, usePluginTranslation } from '@atende/ui-shell/sdk';
 import type { Card, Column } from './api.ts';
 import { CARD_GAP, CARD_HEIGHT, CardView } from './CardView.tsx';
 
@@ -36,7 +36,7 @@ function DraggableCard({ card, column, ...rest }: { card: Card; column: Column; 
  * so a lane with thousands of contacts scrolls like one with ten.
  */
 export function ColumnView({ column, title, accent, canAssign, onAssign, onOpenTicket, onLoadMore, draggingId }: Props) {
-  const { t } = usePluginTranslation('kanban');
+  const { t, i18n } = usePluginTranslation('kanban');
   const { setNodeRef, isOver } = useDroppable({ id: column.key, data: { column } });
   const scroller = useRef<HTMLDivElement | null>(null);
   const [scrollTop, setScrollTop] = useState(0);
@@ -87,7 +87,7 @@ export function ColumnView({ column, title, accent, canAssign, onAssign, onOpenT
           </Text>
         </Group>
         <Badge variant="default" radius="sm" size="sm" aria-label={t('cardCount', { count: column.count })}>
-          {column.count.toLocaleString()}
+          {formatNumber(column.count, i18n.language)}
         </Badge>
       </Group>
       <Box

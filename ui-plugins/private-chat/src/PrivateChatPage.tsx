@@ -29,7 +29,8 @@ export default function PrivateChatPage() {
   const openRef = useRef(open);
   openRef.current = open;
 
-  const conversations = useQuery({ queryKey: conversationsKey, queryFn: ({ signal }) => getConversations(signal) });
+  // Fresh on every opening: the header's watcher (ChatWatcher.tsx) may hold a list from before a team was created.
+  const conversations = useQuery({ queryKey: conversationsKey, queryFn: ({ signal }) => getConversations(signal), refetchOnMount: 'always' });
   const refreshList = () => void queryClient.invalidateQueries({ queryKey: conversationsKey });
 
   const read = useMutation({ mutationFn: (target: Target) => markRead(target), onSuccess: refreshList });
@@ -63,11 +64,7 @@ export default function PrivateChatPage() {
   const unreadTeams = (data?.teams ?? []).reduce((n, x) => n + x.unread, 0);
   const current = open?.kind === 'users' ? data?.users.find((u) => u.id === open.id) : open ? data?.teams.find((x) => x.id === open.id) : undefined;
 
-  useEffect(() => {
-    const title = document.title.replace(/^\(\d+\) /, '');
-    document.title = data?.unreadCount ? `(${data.unreadCount}) ${title}` : title;
-  }, [data?.unreadCount]);
-
+  // The unread count reaches the tab title through the rail badge (ChatWatcher.tsx), from any screen.
   return (
     <Box h="100vh" p={{ base: 0, md: 'md' }} bg="light-dark(#d1d7db, #111b21)">
       <Group h="100%" gap={0} wrap="nowrap" align="stretch" maw={1600} mx="auto" style={{ boxShadow: '0 1px 3px rgba(0,0,0,.15)', overflow: 'hidden' }}>

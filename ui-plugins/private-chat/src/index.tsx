@@ -1,9 +1,25 @@
+import { lazy, Suspense } from 'react';
 import { defineUiPlugin } from '@atende/ui-shell/sdk';
 import { locales } from './locales.ts';
 
-/** Private internal chat (`/chat-privado`, outside the main layout): tabs for users and teams. */
+// Loaded after the entry, like the screen: the entry stays tiny.
+const Watcher = lazy(() => import('./ChatWatcher.tsx').then((m) => ({ default: m.ChatWatcher })));
+function HeaderWatcher() {
+  return (
+    <Suspense fallback={null}>
+      <Watcher />
+    </Suspense>
+  );
+}
+
+/**
+ * Private internal chat (`/chat-privado`, outside the main layout): tabs for
+ * users and teams; and, from any screen, the unread badge on its rail entry and
+ * a toast for each colleague's message.
+ */
 export default defineUiPlugin({
   id: 'private-chat',
   routes: [{ path: '/chat-privado', lazy: () => import('./PrivateChatPage.tsx'), menu: 'chat' }],
+  widgets: { 'layout.header': HeaderWatcher },
   locales,
 });

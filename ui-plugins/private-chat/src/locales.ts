@@ -24,6 +24,8 @@ const pt: Strings = {
   typeMessage: "Digite uma mensagem",
   send: "Enviar",
   unreadSummary: "{{messages}} mensagem(ns) não lida(s) em {{conversations}} conversa(s)",
+  toastTeam: "{{name}} em {{team}}",
+  toastNew: "Nova mensagem interna",
 };
 
 const en: Strings = {
@@ -46,6 +48,8 @@ const en: Strings = {
   typeMessage: "Type a message",
   send: "Send",
   unreadSummary: "{{messages}} unread message(s) in {{conversations}} conversation(s)",
+  toastTeam: "{{name}} in {{team}}",
+  toastNew: "New internal message",
 };
 
 const es: Strings = {
@@ -68,6 +72,8 @@ const es: Strings = {
   typeMessage: "Escribe un mensaje",
   send: "Enviar",
   unreadSummary: "{{messages}} mensaje(s) sin leer en {{conversations}} conversación(es)",
+  toastTeam: "{{name}} en {{team}}",
+  toastNew: "Nuevo mensaje interno",
 };
 
 const de: Strings = {
@@ -90,6 +96,8 @@ const de: Strings = {
   typeMessage: "Nachricht eingeben",
   send: "Senden",
   unreadSummary: "{{messages}} ungelesene Nachricht(en) in {{conversations}} Gespräch(en)",
+  toastTeam: "{{name}} in {{team}}",
+  toastNew: "Neue interne Nachricht",
 };
 
 const fr: Strings = {
@@ -112,6 +120,8 @@ const fr: Strings = {
   typeMessage: "Écrivez un message",
   send: "Envoyer",
   unreadSummary: "{{messages}} message(s) non lu(s) dans {{conversations}} conversation(s)",
+  toastTeam: "{{name}} dans {{team}}",
+  toastNew: "Nouveau message interne",
 };
 
 const it: Strings = {
@@ -134,6 +144,8 @@ const it: Strings = {
   typeMessage: "Scrivi un messaggio",
   send: "Invia",
   unreadSummary: "{{messages}} messaggi non letti in {{conversations}} conversazioni",
+  toastTeam: "{{name}} in {{team}}",
+  toastNew: "Nuovo messaggio interno",
 };
 
 const pl: Strings = {
@@ -156,6 +168,8 @@ const pl: Strings = {
   typeMessage: "Napisz wiadomość",
   send: "Wyślij",
   unreadSummary: "Nieprzeczytane wiadomości: {{messages}} w rozmowach: {{conversations}}",
+  toastTeam: "{{name}} w {{team}}",
+  toastNew: "Nowa wiadomość wewnętrzna",
 };
 
 const ru: Strings = {
@@ -178,6 +192,8 @@ const ru: Strings = {
   typeMessage: "Введите сообщение",
   send: "Отправить",
   unreadSummary: "Непрочитанных сообщений: {{messages}} в разговорах: {{conversations}}",
+  toastTeam: "{{name}} в {{team}}",
+  toastNew: "Новое внутреннее сообщение",
 };
 
 export const locales: Record<string, Strings> = {

@@ -1,5 +1,6 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { localeTag } from '@atende/ui-shell/sdk';
 // Portuguese is the default language: bundled so the first paint needs no extra request.
 import pt from './locales/pt.json';
 
@@ -91,7 +92,8 @@ export async function initI18n(): Promise<void> {
     returnNull: false,
   });
   await ensureCatalogue(lng);
-  document.documentElement.lang = lng;
+  // The page's language as screen readers and spell checkers expect it: pt-BR, en-US…
+  document.documentElement.lang = localeTag(lng);
   // The English fallback only matters for plugin strings missing in a language:
   // fetch it once the first screen is up instead of competing with it.
   setTimeout(() => void ensureCatalogue(FALLBACK_LANGUAGE), 3000);
@@ -101,7 +103,7 @@ export async function initI18n(): Promise<void> {
 export async function changeLanguage(code: LanguageCode): Promise<void> {
   await ensureCatalogue(code);
   await i18next.changeLanguage(code);
-  document.documentElement.lang = code;
+  document.documentElement.lang = localeTag(code);
   try {
     localStorage.setItem(LANGUAGE_KEY, code);
   } catch {

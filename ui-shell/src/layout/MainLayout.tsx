@@ -1,9 +1,10 @@
-import { AppShell, Burger, Group, Skeleton, Text } from '@mantine/core';
+import { AppShell, Group, Skeleton, Text } from '@mantine/core';
 import { useDisclosure, useLocalStorage, useMediaQuery } from '@mantine/hooks';
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router-dom';
 import { WidgetSlot, useAccess } from '@atende/ui-shell/sdk';
+import { AttentionBurger } from './AttentionBurger.tsx';
 import { BrandMark } from './BrandMark.tsx';
 import { NavRail } from './NavRail.tsx';
 import { RealtimeBanner } from './RealtimeBanner.tsx';
@@ -35,7 +36,7 @@ export function MainLayout() {
         <AppShell.Header px="md">
           <Group h="100%" justify="space-between" wrap="nowrap">
             <Group gap="sm" wrap="nowrap">
-              <Burger opened={mobileOpen} onClick={mobile.toggle} hiddenFrom="sm" size="sm" aria-label={t('layout.navigation')} />
+              <AttentionBurger opened={mobileOpen} onClick={mobile.toggle} hiddenFrom="sm" size="sm" aria-label={t('layout.navigation')} />
               <BrandMark size={34} />
               <div>
                 <Text fw={700} size="sm" lh={1.2}>{t('app.name')}</Text>

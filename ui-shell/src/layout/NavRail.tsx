@@ -1,9 +1,9 @@
-import { Divider, NavLink, ScrollArea, Stack, Text, UnstyledButton, Group } from '@mantine/core';
+import { Badge, Divider, Indicator, NavLink, ScrollArea, Stack, Text, UnstyledButton, Group, VisuallyHidden } from '@mantine/core';
 import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tabler/icons-react';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
-import { sessionAtom, uiPluginsAtom, useAccess } from '@atende/ui-shell/sdk';
+import { attentionAtom, sessionAtom, uiPluginsAtom, useAccess } from '@atende/ui-shell/sdk';
 import { Tooltip } from '../ui/overlays.tsx';
 import { visibleGroups, type NavItem } from './menu.ts';
 
@@ -14,7 +14,11 @@ function isActive(pathname: string, item: NavItem): boolean {
 function RailLink({ item, collapsed, active, onNavigate }: { item: NavItem; collapsed: boolean; active: boolean; onNavigate?: () => void }) {
   const { t } = useTranslation();
   const label = item.pluginId ? t(item.label, { ns: [item.pluginId, 'translation'] }) : t(item.label);
+  // Things waiting there (unread tickets, internal messages): a badge, as messaging apps show.
+  const waiting = useAtomValue(attentionAtom)[item.key] ?? 0;
+  const shown = waiting > 99 ? '99+' : String(waiting);
   const Icon = item.icon;
+  const icon = <Icon size={20} stroke={1.6} />;
   const link = (
     <NavLink
       component={Link}
@@ -22,8 +26,14 @@ function RailLink({ item, collapsed, active, onNavigate }: { item: NavItem; coll
       onClick={onNavigate}
       active={active}
       label={collapsed ? undefined : label}
-      aria-label={label}
-      leftSection={<Icon size={20} stroke={1.6} />}
+      // Icons only: the name says it all; with labels, the visible label and badge name it (axe: label-content-name-mismatch).
+      aria-label={collapsed ? (waiting ? t('attention.railLabel', { label, n: shown }) : label) : undefined}
+      leftSection={collapsed && waiting ? <Indicator label={shown} size={16} color="red.8" offset={2} data-testid={`rail-badge-${item.key}`}>{icon}</Indicator> : icon}
+      rightSection={!collapsed && waiting ? (
+        <Badge size="sm" color="red.8" variant="filled" circle={waiting < 10} data-testid={`rail-badge-${item.key}`}>
+          {shown}<VisuallyHidden> {t('attention.waiting')}</VisuallyHidden>
+        </Badge>
+      ) : undefined}
       variant="light"
       styles={{
         root: { borderRadius: 'var(--mantine-radius-md)', paddingBlock: 7, justifyContent: collapsed ? 'center' : undefined },

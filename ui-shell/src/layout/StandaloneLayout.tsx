@@ -1,9 +1,10 @@
-import { Box, Burger, Group, Stack } from '@mantine/core';
+import { Box, Group, Stack } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { lazy, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router-dom';
 import { WidgetSlot } from '@atende/ui-shell/sdk';
+import { AttentionBurger } from './AttentionBurger.tsx';
 import { BrandMark } from './BrandMark.tsx';
 import { NavRail } from './NavRail.tsx';
 import { RealtimeBanner } from './RealtimeBanner.tsx';
@@ -49,11 +50,11 @@ export function StandaloneLayout() {
             </Stack>
           </Stack>
         )}
-        <Box style={{ flex: 1, minWidth: 0 }}>
+        <Box component="main" style={{ flex: 1, minWidth: 0 }}>
           {isPhone && (
             <Group h={PHONE_BAR} px="sm" justify="space-between" wrap="nowrap" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
               <Group gap="xs" wrap="nowrap">
-                <Burger opened={opened} onClick={drawer.toggle} size="sm" aria-label={t('layout.navigation')} />
+                <AttentionBurger opened={opened} onClick={drawer.toggle} size="sm" aria-label={t('layout.navigation')} />
                 <BrandMark size={28} />
               </Group>
               <Group gap={4} wrap="nowrap">

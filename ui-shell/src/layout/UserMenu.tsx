@@ -1,10 +1,10 @@
-import { Avatar, Box, Group, Indicator, Text, UnstyledButton, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
-import { IconCheck, IconChevronDown, IconCircleFilled, IconLanguage, IconLogout, IconMoon, IconSun } from '@tabler/icons-react';
+import { Avatar, Box, Group, Indicator, Switch, Text, UnstyledButton, VisuallyHidden, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import { IconBell, IconBellOff, IconCheck, IconChevronDown, IconCircleFilled, IconLanguage, IconLogout, IconMoon, IconSun, IconVolume, IconVolumeOff } from '@tabler/icons-react';
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { api, sessionAtom, updateSession } from '@atende/ui-shell/sdk';
+import { api, desktopPermission, playSound, requestDesktopPermission, sessionAtom, updateSession, type UserConfigs } from '@atende/ui-shell/sdk';
 import { Menu } from '../ui/overlays.tsx';
 import { LANGUAGES, changeLanguage, type LanguageCode } from '../i18n/index.ts';
 import { logout } from '../shell/logout.ts';
@@ -22,7 +22,27 @@ export function UserMenu({ compact = false, position = 'bottom-end' }: { compact
   const { setColorScheme } = useMantineColorScheme();
   const scheme = useComputedColorScheme('light');
   const [online, setOnline] = useState(true);
+  const [permission, setPermission] = useState(desktopPermission);
   if (!session) return null;
+
+  /** A preference of the user menu, kept on the server with the user (`configs`). */
+  const saveConfig = (patch: UserConfigs) => {
+    updateSession({ configs: { ...session.configs, ...patch } });
+    void api.put(`/users/${session.userId}/configs`, patch, { background: true }).catch(() => undefined);
+  };
+  const soundsOn = session.configs?.sounds !== false;
+  const toggleSounds = () => {
+    saveConfig({ sounds: !soundsOn });
+    // Turning them on plays one, so the user hears what to expect (and the browser has its click to allow audio).
+    if (!soundsOn) requestAnimationFrame(() => playSound('message'));
+  };
+  const notificationsOn = permission === 'granted' && session.configs?.desktopNotifications !== false;
+  const toggleNotifications = async () => {
+    if (permission === 'granted') return saveConfig({ desktopNotifications: !notificationsOn });
+    const answer = await requestDesktopPermission();
+    setPermission(answer);
+    if (answer === 'granted') saveConfig({ desktopNotifications: true });
+  };
 
   const toggleDark = () => {
     const isDark = scheme !== 'dark';
@@ -44,7 +64,9 @@ export function UserMenu({ compact = false, position = 'bottom-end' }: { compact
   return (
     <Menu width={260} position={position} shadow="md" withinPortal>
       <Menu.Target>
-        <UnstyledButton aria-label={t('layout.userMenu')} px={6} py={4} style={{ borderRadius: 'var(--mantine-radius-md)' }}>
+        {/* Named by what it shows (initials, name, profile) and what it is, so the spoken name includes the visible text. */}
+        <UnstyledButton px={6} py={4} style={{ borderRadius: 'var(--mantine-radius-md)' }}>
+          <VisuallyHidden>{t('layout.userMenu')}</VisuallyHidden>
           <Group gap="sm" wrap="nowrap">
             <Indicator color={online ? 'teal' : 'gray'} offset={5} position="bottom-end" size={10} withBorder>
               <Avatar radius="xl" color="brand" variant="filled" size={34}>{initials(session.username)}</Avatar>
@@ -69,6 +91,17 @@ export function UserMenu({ compact = false, position = 'bottom-end' }: { compact
         <Menu.Item leftSection={scheme === 'dark' ? <IconSun size={16} /> : <IconMoon size={16} />} onClick={toggleDark}>
           {scheme === 'dark' ? t('layout.lightMode') : t('layout.darkMode')}
         </Menu.Item>
+        <Menu.Item leftSection={soundsOn ? <IconVolume size={16} /> : <IconVolumeOff size={16} />} closeMenuOnClick={false} onClick={toggleSounds}
+          rightSection={<Switch size="xs" checked={soundsOn} readOnly tabIndex={-1} aria-hidden />} data-testid="menu-sounds" aria-pressed={soundsOn}>
+          {t('attention.sounds')}
+        </Menu.Item>
+        {permission !== 'unsupported' && (
+          <Menu.Item leftSection={notificationsOn ? <IconBell size={16} /> : <IconBellOff size={16} />} closeMenuOnClick={false} onClick={() => void toggleNotifications()}
+            disabled={permission === 'denied'} rightSection={permission === 'denied' ? undefined : <Switch size="xs" checked={notificationsOn} readOnly tabIndex={-1} aria-hidden />}
+            data-testid="menu-desktop-notifications" aria-pressed={notificationsOn}>
+            {permission === 'denied' ? t('attention.desktopBlocked') : t('attention.desktop')}
+          </Menu.Item>
+        )}
         <Menu.Sub position="left-start">
           <Menu.Sub.Target>
             <Menu.Sub.Item leftSection={<IconLanguage size={16} />}>{t('layout.language')}</Menu.Sub.Item>

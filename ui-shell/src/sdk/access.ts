@@ -5,7 +5,8 @@ import type { Profile } from './session.ts';
 /** Answer of `GET /api/me/access`: who the user is and what they may open. */
 export interface AccessInfo {
   user: { id: number; name: string; email: string; profile: Profile; tenantId: number };
-  tenant: { id: number; name: string; status: string; blocked: boolean; termsAccepted: boolean };
+  /** `country`: `BR` when the company is Brazilian (by its time zone), else null. */
+  tenant: { id: number; name: string; status: string; blocked: boolean; termsAccepted: boolean; country?: 'BR' | null };
   superadmin: boolean;
   /** Menu key → visible. */
   menus: Record<string, boolean>;

@@ -29,3 +29,26 @@ export function formatDateTime(value: Date | string | number | null | undefined,
 export function formatCurrency(value: number): string {
   return new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL', minimumFractionDigits: 2, maximumFractionDigits: 3 }).format(value);
 }
+
+/** The Intl tag of a UI language (`pt` is Brazilian Portuguese, `en-us` → `en-US`). */
+export function localeTag(language: string): string {
+  const [lang, region] = language.toLowerCase().split('-');
+  if (lang === 'pt' && (!region || region === 'br')) return 'pt-BR';
+  return region ? `${lang}-${region.length === 2 ? region.toUpperCase() : region}` : lang!;
+}
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * A number in the user's language: `4,5` and `1.234` in Portuguese, `4.5` and
+ * `1,234` in English. `digits` fixes the decimals (default: as many as needed, up to 2).
+ */
+export function formatNumber(value: number, language = 'pt', digits?: number): string {
+  const key = `${language}|${digits ?? ''}`;
+  let f = numberFormats.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(localeTag(language), digits === undefined ? { maximumFractionDigits: 2 } : { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    numberFormats.set(key, f);
+  }
+  return f.format(value);
+}

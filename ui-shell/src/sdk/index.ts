@@ -46,8 +46,15 @@ export type { RealtimeFrame, RealtimeHandler, RealtimeStatus } from './realtime.
 export { defineUiPlugin, flattenRoutes, registerPluginLocales, usePluginTranslation, uiPluginsAtom } from './plugin.ts';
 export type { UiPluginDefinition, UiPluginRoute, UiMenuEntry, UiSettingsTab, MenuSection, ChannelDialogSection, ChannelDialogSectionProps, UiPluginsState, WidgetZone, WidgetZoneProps, UiChannelType, ChannelFormProps, ChannelFormValue, ChannelFormChannel, ChannelConnectProps, ChannelConnectState, ComposerExtensionProps, ComposerTicket, ComposerTemplate, ComposerSendPayload } from './plugin.ts';
 export { remoteName, REMOTE_EXPOSE } from './remote-name.ts';
+/** What calls the user's attention: menu badges (summed in the tab title and favicon), alert sounds, desktop notifications. */
+export {
+  attentionAtom, setAttention, useAttention, playSound, soundsEnabled, desktopPermission, desktopNotificationsOn, requestDesktopPermission, desktopNotify, pageWatched,
+} from './attention.ts';
+export type { SoundKind, DesktopNotice } from './attention.ts';
 /** Formatting and validation helpers. */
-export { formatDate, formatDateTime, formatCurrency, datePattern } from './format.ts';
+export { formatDate, formatDateTime, formatCurrency, formatNumber, localeTag, datePattern } from './format.ts';
+/** Phone numbers as people write them (`+55 (11) 98888-7777`). */
+export { formatPhone, usePhoneFormat } from './phone.ts';
 export { isEmail, isCpf, isCnpj, isCpfOrCnpj, cpfCnpjKind, maskCpfCnpj, isStrongPassword } from './validation.ts';
 /** Shared components. */
 export { PageHeader } from './components/PageHeader.tsx';

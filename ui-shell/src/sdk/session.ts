@@ -8,6 +8,10 @@ export type Profile = 'user' | 'super' | 'admin' | 'superadmin';
 export interface UserConfigs {
   isDark?: boolean;
   filtrosAtendimento?: Record<string, unknown>;
+  /** Sound on new tickets and messages; on unless `false`. */
+  sounds?: boolean;
+  /** Desktop notifications while the page is in the background (when the browser allows them); on unless `false`. */
+  desktopNotifications?: boolean;
 }
 
 /** Answer of `POST /api/auth/login` (and of `POST /api/auth/refresh_token`). */

@@ -41,10 +41,20 @@ describe('menu sets of spec §6', () => {
       expect(allowed(body.menus)).toEqual([...expected].sort());
       expect(body.superadmin).toBe(profile === 'superadmin');
       expect(body.user).toMatchObject({ id: u.id, email: u.email, profile, tenantId: u.tenantId, queues: [], configs: {} });
-      expect(body.tenant).toMatchObject({ id: u.tenantId, status: 'active', blocked: false, termsAccepted: true });
+      expect(body.tenant).toMatchObject({ id: u.tenantId, status: 'active', blocked: false, termsAccepted: true, country: 'BR' });
       expect(body.routes['/usuarios']).toBe('users');
       expect(body.routes['/configuracoes/motivos']).toBe('settings');
     }
+  });
+
+  it('tells the screens whether the company is Brazilian, by its time zone', async () => {
+    const admin = await t.loginAs('admin');
+    const country = async () => (await t.app.inject({ method: 'GET', url: '/api/me/access', headers: admin.headers })).json().tenant.country;
+    expect(await country()).toBe('BR');
+    await t.sql.query(`UPDATE tenants SET timezone = 'America/Manaus' WHERE id = $1`, [admin.tenantId]);
+    expect(await country()).toBe('BR');
+    await t.sql.query(`UPDATE tenants SET timezone = 'Europe/Lisbon' WHERE id = $1`, [admin.tenantId]);
+    expect(await country()).toBeNull();
   });
 
   it('per-user toggles and per-tenant flags hide menus, and the routes of those menus refuse', async () => {

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kernel } from '../../kernel.ts';
 import type { ResolvedPrincipal } from '../identity/tokens.ts';
 import { menuAllowed } from './menus.ts';
+import { countryOfTimeZone } from '../tenancy/country.ts';
 
 /**
  * The access map for one user, computed only with `menuAllowed` over every
@@ -36,8 +37,8 @@ export async function accessRoutes(app: FastifyInstance, kernel: Kernel) {
     const who = req.access!;
     const [{ menus, routes }, rows] = await Promise.all([
       accessMap(kernel, who),
-      kernel.db.pool.query<{ configs: Record<string, unknown> | null; block_wavoip: boolean | null; name: string; status: string; blocked: boolean; terms: boolean }>(
-        `SELECT u.configs, u.block_wavoip, t.name, t.status, t.blocked,
+      kernel.db.pool.query<{ configs: Record<string, unknown> | null; block_wavoip: boolean | null; name: string; status: string; blocked: boolean; terms: boolean; timezone: string }>(
+        `SELECT u.configs, u.block_wavoip, t.name, t.status, t.blocked, t.timezone,
                 EXISTS (SELECT 1 FROM tenants p WHERE p.id = 1 AND p.terms_accepted_at IS NOT NULL) AS terms
            FROM tenants t LEFT JOIN users u ON u.id = $2 AND u.tenant_id = t.id WHERE t.id = $1`,
         [who.tenantId, who.userId],
@@ -49,7 +50,11 @@ export async function accessRoutes(app: FastifyInstance, kernel: Kernel) {
         id: who.userId, name: who.name, email: who.email, profile: who.profile, tenantId: who.tenantId, queues: who.queues,
         configs: row?.configs ?? {}, blockWavoip: row?.block_wavoip ?? false, apiToken: !!who.apiToken,
       },
-      tenant: { id: who.tenantId, name: row?.name ?? '', status: row?.status ?? 'active', blocked: row?.blocked ?? false, termsAccepted: row?.terms ?? false },
+      tenant: {
+        id: who.tenantId, name: row?.name ?? '', status: row?.status ?? 'active', blocked: row?.blocked ?? false, termsAccepted: row?.terms ?? false,
+        // Brazilian companies (by time zone) get Brazil's forms: states (UF) as a list, national numbers with +55.
+        country: countryOfTimeZone(row?.timezone),
+      },
       superadmin: who.profile === 'superadmin',
       menus,
       routes,

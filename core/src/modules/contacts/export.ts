@@ -86,12 +86,22 @@ export function csvField(v: string): string {
   return /[",;\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-/** CSV with a UTF-8 BOM (so Excel reads accents correctly), comma separated, CRLF lines. */
-export function exportCsv(pool: pg.Pool, tenantId: number, lang: 'pt' | 'en', order: DateOrder): Readable {
+/** Languages that write decimals with a comma: their spreadsheets (Excel's list separator) split CSV columns on `;`. */
+const DECIMAL_COMMA = new Set(['pt', 'es', 'de', 'fr', 'it', 'pl', 'ru']);
+
+/** The CSV column separator for the client's language: `;` for Portuguese (no Accept-Language is Portuguese) and the other decimal-comma languages, `,` otherwise. */
+export function csvSeparator(acceptLanguage: string | undefined): ',' | ';' {
+  const first = acceptLanguage?.split(',')[0]?.trim().toLowerCase() ?? '';
+  const lang = first.split(/[-;]/)[0] ?? '';
+  return !lang || lang === '*' || DECIMAL_COMMA.has(lang) ? ';' : ',';
+}
+
+/** CSV with a UTF-8 BOM (so Excel reads accents correctly), CRLF lines, columns split by `separator` (see `csvSeparator`). */
+export function exportCsv(pool: pg.Pool, tenantId: number, lang: 'pt' | 'en', order: DateOrder, separator: ',' | ';' = ';'): Readable {
   return Readable.from(
     (async function* () {
-      yield '\uFEFF' + HEADERS[lang].join(',') + '\r\n';
-      for await (const batch of contactBatches(pool, tenantId)) yield batch.map((r) => cells(r, lang, order).map(csvField).join(',') + '\r\n').join('');
+      yield '\uFEFF' + HEADERS[lang].join(separator) + '\r\n';
+      for await (const batch of contactBatches(pool, tenantId)) yield batch.map((r) => cells(r, lang, order).map(csvField).join(separator) + '\r\n').join('');
     })(),
   );
 }

@@ -59,30 +59,31 @@ describe('import', () => {
     expect(total).toBe(8);
 
     const finished = await mine.next((f) => f.event === 'contacts.import_finished' && f.data.jobId === jobId, 15_000);
-    expect(finished.data).toMatchObject({ status: 'finished', total: 8, processed: 8, imported: 3, rejected: 5 });
+    // The tenant is Brazilian (its time zone): Bruno's national number is read with +55.
+    expect(finished.data).toMatchObject({ status: 'finished', total: 8, processed: 8, imported: 4, rejected: 4 });
     expect(finished.data.errors).toEqual([
       { row: 3, code: 'missing_name', reason: 'nome ausente' },
-      { row: 4, code: 'invalid_number', reason: 'número inválido (inclua o código do país)' },
       { row: 5, code: 'invalid_email', reason: 'e-mail inválido' },
       { row: 6, code: 'duplicate_in_file', reason: 'duplicado no arquivo (linha 2)' },
       { row: 8, code: 'exists', reason: 'já existe' },
     ]);
     const progress = mine.frames.filter((f) => f.event === 'contacts.import_progress' && f.data.jobId === jobId);
     expect(progress.length).toBeGreaterThanOrEqual(2);
-    expect(progress[progress.length - 1].data).toMatchObject({ processed: 8, total: 8, imported: 3, rejected: 5 });
+    expect(progress[progress.length - 1].data).toMatchObject({ processed: 8, total: 8, imported: 4, rejected: 4 });
     expect(progress[0].data.processed).toBe(0);
     // Progress goes to the user who imported, not to the whole tenant.
     await theirs.next((f) => f.event === 'contacts.imported');
     expect(theirs.frames.some((f) => f.event.startsWith('contacts.import_'))).toBe(false);
 
     const polled = (await call(admin, 'GET', `/api/contacts/import/${jobId}`)).json();
-    expect(polled).toMatchObject({ jobId, status: 'finished', fileName: 'contatos.csv', imported: 3, rejected: 5 });
-    expect(polled.errors).toHaveLength(5);
+    expect(polled).toMatchObject({ jobId, status: 'finished', fileName: 'contatos.csv', imported: 4, rejected: 4 });
+    expect(polled.errors).toHaveLength(4);
 
     const list = (await call(admin, 'GET', '/api/contacts')).json();
     // Where accented names sort depends on the database collation; the set is what matters here.
     expect(list.contacts.map((c: { name: string; number: string }) => `${c.name}:${c.number}`).sort()).toEqual([
       'Ana Lima:5511987650001',
+      'Bruno:5511987650003',
       'Daniel:5511987650005',
       'Já cadastrado:5511987650006',
       'Érica:351912345678',
@@ -91,6 +92,14 @@ describe('import', () => {
     expect(ana.email).toBe('ana@lima.com');
     const identity = await t.sql.query(`SELECT contact_id FROM contact_identities WHERE tenant_id = $1 AND kind = 'whatsapp' AND external_id = '5511987650001'`, [admin.tenantId]);
     expect(identity.rows).toEqual([{ contact_id: ana.id }]);
+  });
+
+  it('a company outside Brazil gets national numbers refused, with the reason', async () => {
+    const admin = await t.loginAs('admin');
+    await t.sql.query(`UPDATE tenants SET timezone = 'Europe/Lisbon' WHERE id = $1`, [admin.tenantId]);
+    const res = await upload(admin, 'c.csv', 'text/csv', Buffer.from('Nome;Numero\nBruno;11987650003\nInês;+351 912 345 679\n'));
+    const result = await waitFinished(admin, res.json().jobId);
+    expect(result).toMatchObject({ imported: 1, rejected: 1, errors: [{ row: 2, code: 'invalid_number', reason: 'número inválido (inclua o código do país)' }] });
   });
 
   it('imports an XLSX with English headers and answers reasons in English', async () => {
@@ -173,14 +182,14 @@ describe('export', () => {
     await call(source, 'POST', '/api/contacts', { name: '=1+1', number: '5531987651003' });
   });
 
-  it('exports CSV with a Nome,Numero,Email header that imports back into another tenant unchanged', async () => {
+  it('exports CSV with a Nome;Numero;Email header (";" for Portuguese spreadsheets) that imports back into another tenant unchanged', async () => {
     const csv = await call(source, 'GET', '/api/contacts/export?format=csv');
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(csv.headers['content-disposition']).toBe('attachment; filename="contatos.csv"');
     const text = csv.body;
-    expect(text.startsWith('\uFEFFNome,Numero,Email,CPF/CNPJ,Aniversario')).toBe(true);
-    const rows = parse(text, { bom: true, columns: true }) as Record<string, string>[];
+    expect(text.startsWith('\uFEFFNome;Numero;Email;CPF/CNPJ;Aniversario')).toBe(true);
+    const rows = parse(text, { bom: true, columns: true, delimiter: ';' }) as Record<string, string>[];
     expect(rows).toEqual([
       expect.objectContaining({ Nome: 'Silva, João', Numero: '5511987651001', Email: 'joao@silva.com', Aniversario: '05/04/1985', Etiquetas: 'VIP', Bloqueado: 'não' }),
       expect.objectContaining({ Nome: 'Maria', Numero: '5521987651002', 'CPF/CNPJ': '529.982.247-25' }),
@@ -188,7 +197,10 @@ describe('export', () => {
     ]);
 
     const target = await t.loginAs('admin');
-    expect((await call(target, 'GET', '/api/contacts/export')).body).toBe('\uFEFFNome,Numero,Email,CPF/CNPJ,Aniversario,Primeiro nome,Sobrenome,Empresa,Estado,Etiquetas,Carteira,Bloqueado\r\n');
+    expect((await call(target, 'GET', '/api/contacts/export')).body).toBe('\uFEFFNome;Numero;Email;CPF/CNPJ;Aniversario;Primeiro nome;Sobrenome;Empresa;Estado;Etiquetas;Carteira;Bloqueado\r\n');
+    // English spreadsheets split on commas; German ones, like Portuguese, on semicolons.
+    expect((await call(target, 'GET', '/api/contacts/export', undefined, { 'accept-language': 'en-US,en;q=0.9' })).body.split('\r\n')[0]).toBe('\uFEFFName,Number,Email,CPF/CNPJ,Birthday,First name,Last name,Business name,State,Tags,Wallets,Blocked');
+    expect((await call(target, 'GET', '/api/contacts/export', undefined, { 'accept-language': 'de-DE' })).body.split('\r\n')[0]).toContain('Name;Number;Email');
     const imported = await upload(target, 'contatos.csv', 'text/csv', csv.rawPayload);
     const result = await waitFinished(target, imported.json().jobId);
     expect(result).toMatchObject({ imported: 3, rejected: 0 });

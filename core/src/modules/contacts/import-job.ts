@@ -6,6 +6,7 @@ import { withTx } from '../../db/tx.ts';
 import { normalizeContactNumber } from './phone.ts';
 import type { ImportRow } from './import-file.ts';
 import type { Actor } from './service.ts';
+import { tenantCountry } from '../tenancy/country.ts';
 
 export const IMPORT_JOB = 'contacts.import';
 /** Attempts of one import job; a retry resumes after the last committed chunk. */
@@ -50,11 +51,11 @@ type Checked = { ok: true; row: number; name: string; number: string; email: str
  * Validates one row. `seen` holds the numbers of earlier valid rows, so the
  * first occurrence of a number is imported and later ones are reported.
  */
-export function checkImportRow(r: ImportRow, seen: Map<string, number>): Checked {
+export function checkImportRow(r: ImportRow, seen: Map<string, number>, nationalIn?: 'BR'): Checked {
   const name = r.name.trim().slice(0, 255);
   if (!name) return { ok: false, row: r.row, code: 'missing_name' };
   if (!r.number.trim()) return { ok: false, row: r.row, code: 'missing_number' };
-  const n = normalizeContactNumber(r.number);
+  const n = normalizeContactNumber(r.number, { nationalIn });
   if (!n.ok) return { ok: false, row: r.row, code: 'invalid_number' };
   const email = r.email.trim();
   if (email && !emailSchema.safeParse(email).success) return { ok: false, row: r.row, code: 'invalid_email' };
@@ -122,12 +123,14 @@ export async function runImport(kernel: Kernel, data: { importId: string; tenant
 
   try {
     await pool.query(`UPDATE contact_imports SET status = 'running', started_at = COALESCE(started_at, now()) WHERE id = $1`, [imp.id]);
+    // A Brazilian company's spreadsheet often has numbers as (11) 98765-4321: read them with +55.
+    const nationalIn = (await tenantCountry(pool, tenantId)) ?? undefined;
     const seen = new Map<string, number>();
-    for (let i = 0; i < counters.processed; i++) checkImportRow(rows[i], seen);
+    for (let i = 0; i < counters.processed; i++) checkImportRow(rows[i], seen, nationalIn);
     await progress();
 
     for (let start = counters.processed; start < rows.length; start += CHUNK) {
-      const checked = rows.slice(start, start + CHUNK).map((r) => checkImportRow(r, seen));
+      const checked = rows.slice(start, start + CHUNK).map((r) => checkImportRow(r, seen, nationalIn));
       const good = checked.filter((c): c is Extract<Checked, { ok: true }> => c.ok);
       const errors: RowError[] = checked.filter((c): c is Extract<Checked, { ok: false }> => !c.ok).map((c) => ({ row: c.row, code: c.code, reason: reasonFor(lang, c.code, c.firstRow) }));
       let imported = 0;

@@ -20,6 +20,19 @@ describe('normalizeContactNumber', () => {
     expect(normalizeContactNumber('55119876543210000')).toEqual({ ok: false, problem: 'too_long' });
     expect(normalizeContactNumber('  ')).toEqual({ ok: false, problem: 'missing' });
   });
+
+  it('in the import of a Brazilian company, reads national numbers with +55 and leaves international ones as they are', () => {
+    const br = { nationalIn: 'BR' as const };
+    expect(normalizeContactNumber('(11) 98765-4321', br)).toEqual({ ok: true, number: '5511987654321' });
+    expect(normalizeContactNumber('11987654321', br)).toEqual({ ok: true, number: '5511987654321' });
+    expect(normalizeContactNumber('011 98765-4321', br)).toEqual({ ok: true, number: '5511987654321' });
+    expect(normalizeContactNumber('(21) 3254-1000', br)).toEqual({ ok: true, number: '552132541000' });
+    // A mobile still without its ninth digit, as WhatsApp keeps many.
+    expect(normalizeContactNumber('11 8765-4321', br)).toEqual({ ok: true, number: '551187654321' });
+    expect(normalizeContactNumber('5511987654321', br)).toEqual({ ok: true, number: '5511987654321' });
+    expect(normalizeContactNumber('14155552671', br)).toEqual({ ok: true, number: '14155552671' });
+    expect(normalizeContactNumber('+11 98765-4321', br).ok).toBe(false);
+  });
 });
 
 describe('Brazilian ninth digit', () => {

@@ -21,14 +21,19 @@ const TYPED_NUMBER = /^[\d\s()+.\-/]+$/;
  * the country code must be there (a number without it parses as another
  * country or as none) and the length must be possible for that country.
  * Brazilian mobiles still missing the ninth digit are accepted: WhatsApp keeps
- * many of them in that form.
+ * many of them in that form. With `nationalIn: 'BR'` (imports of a Brazilian
+ * tenant) a number without `+` that reads as a Brazilian national number gets +55.
  */
-export function normalizeContactNumber(input: string | null | undefined): NormalizedNumber {
+export function normalizeContactNumber(input: string | null | undefined, opts: { nationalIn?: 'BR' } = {}): NormalizedNumber {
   const raw = (input ?? '').trim();
   if (!raw) return { ok: false, problem: 'missing' };
   if (!TYPED_NUMBER.test(raw)) return { ok: false, problem: 'not_a_number' };
   const digits = raw.replace(/\D/g, '');
   if (!digits) return { ok: false, problem: 'not_a_number' };
+  if (opts.nationalIn === 'BR' && !raw.startsWith('+')) {
+    const national = brazilianNational(digits);
+    if (national) return { ok: true, number: `55${national}` };
+  }
   if (digits.startsWith('0')) return { ok: false, problem: 'invalid_country_code' };
   const length = validatePhoneNumberLength(`+${digits}`);
   if (length === 'INVALID_COUNTRY') return { ok: false, problem: 'invalid_country_code' };
@@ -39,6 +44,21 @@ export function normalizeContactNumber(input: string | null | undefined): Normal
   // A number libphonenumber cannot place in any region is, in practice, one typed without its country code.
   if (!parsed || (!parsed.country && !parsed.isValid())) return { ok: false, problem: 'invalid' };
   return { ok: true, number: digits };
+}
+
+/**
+ * A number written the Brazilian national way, (11) 98765-4321 or with the
+ * trunk zero (011) 98765-4321: DDD and subscriber, 10 or 11 digits, valid for
+ * Brazil (a mobile still without its ninth digit too). Returns those digits, or
+ * undefined when it is not one (it may then be an international number typed
+ * without `+`).
+ */
+function brazilianNational(digits: string): string | undefined {
+  const national = digits.replace(/^0/, '');
+  if (national.length !== 10 && national.length !== 11) return undefined;
+  if (/^[1-9][1-9][6-9]\d{7}$/.test(national)) return national;
+  const parsed = parsePhoneNumberFromString(national, 'BR');
+  return parsed?.isValid() ? parsed.nationalNumber : undefined;
 }
 
 /** A Brazilian mobile written with DDD + 8 digits (the pre-2016 form): 55, DDD, subscriber starting 6–9. */

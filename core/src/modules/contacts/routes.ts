@@ -22,7 +22,7 @@ import {
 import { applyNinthDigit, findDuplicates, mergeBody, mergeContacts, previewNinthDigit, validateNumbers } from './maintenance.ts';
 import { IMPORT_MAX_BYTES, parseImportFile } from './import-file.ts';
 import { IMPORT_JOB, importResult, runImport, startImport } from './import-job.ts';
-import { exportCsv, exportXlsx } from './export.ts';
+import { csvSeparator, exportCsv, exportXlsx } from './export.ts';
 
 const actorOf = (req: FastifyRequest): Actor => ({ userId: req.principal!.userId, tenantId: req.principal!.tenantId, profile: req.principal!.profile });
 
@@ -91,7 +91,7 @@ export async function contactRoutes(app: FastifyInstance, kernel: Kernel) {
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${base}.csv"`)
-      .send(exportCsv(kernel.db.pool, tenantId, lang, order));
+      .send(exportCsv(kernel.db.pool, tenantId, lang, order, csvSeparator(req.headers['accept-language'])));
   });
 
   // --- one contact ---

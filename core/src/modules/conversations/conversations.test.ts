@@ -245,6 +245,55 @@ describe('interactive and forward rules', () => {
     expect(fwd.statusCode).toBe(400);
     expect(fwd.json().error).toBe('ERR_FORWARD_LIMIT');
   });
+
+  it('a forwarded message reads as forwarded; the original does not', async () => {
+    const w = await webhook({ id: 'wamid-fwd-src', from: { id: 'c-fwd-1', name: 'Otto' }, body: 'Segue o boleto' });
+    const src = (await t.app.inject({ method: 'GET', url: `/api/messages/${w.json().ticketId}`, headers: admin.headers })).json().messages[0];
+    expect(src.forwarded).toBe(false);
+    const other = await webhook({ id: 'wamid-fwd-dst', from: { id: 'c-fwd-2', name: 'Paula' }, body: 'oi' });
+    const contactId = (await t.sql.query('SELECT contact_id FROM tickets WHERE id = $1', [other.json().ticketId])).rows[0].contact_id;
+    const fwd = await t.app.inject({ method: 'POST', url: '/api/forward-messages', headers: admin.headers, payload: { messages: [src.id], contact: contactId } });
+    expect(fwd.statusCode, fwd.body).toBe(200);
+    expect(fwd.json().messages[0]).toMatchObject({ body: 'Segue o boleto', forwarded: true });
+    const listed = (await t.app.inject({ method: 'GET', url: `/api/messages/${fwd.json().ticketId}`, headers: admin.headers })).json().messages;
+    expect(listed.find((m: { body: string }) => m.body === 'Segue o boleto')).toMatchObject({ forwarded: true, fromMe: true });
+  });
+
+  it('a reply the provider refused shows its reason and code, and is sent again on request, once', async () => {
+    const w = await webhook({ id: 'wamid-retry', from: { id: '5511977771234', name: 'Quitéria' }, body: 'oi' });
+    const ticketId = w.json().ticketId;
+    expect((await t.app.inject({ method: 'PUT', url: `/api/tickets/${ticketId}`, headers: agent.headers, payload: { status: 'open' } })).statusCode).toBe(200);
+    const refuse = (text: string | undefined) => t.app.inject({ method: 'PUT', url: `/api/channels/${channelId}`, headers: admin.headers, payload: { config: { failWhenBodyContains: text } } });
+    expect((await refuse('PROMO')).statusCode).toBe(200);
+    const sock = await t.openSocket(agent.token);
+    await sock.next((f) => f.event === 'hello');
+    const sent = await t.app.inject({ method: 'POST', url: `/api/messages/${ticketId}`, headers: agent.headers, payload: { body: 'PROMO de hoje' } });
+    expect(sent.statusCode).toBe(201);
+    const failed = await sock.next((f) => f.event === 'message.ack_updated' && f.data.message.id === sent.json().id && f.data.message.status === 'failed');
+    expect(failed.data.message).toMatchObject({ failureReason: 'O provedor simulado recusou a mensagem', errorCode: 'ERR_SENDING_WAPP_MSG' });
+
+    // Still refused: a retry fails again with its reason; then, the provider accepting, the same message goes out once.
+    const again = await t.app.inject({ method: 'POST', url: `/api/messages/${sent.json().id}/retry`, headers: agent.headers });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toMatchObject({ id: sent.json().id, status: 'pending', failureReason: null, errorCode: null });
+    await sock.next((f) => f.event === 'message.ack_updated' && f.data.message.id === sent.json().id && f.data.message.status === 'failed');
+    expect((await refuse(undefined)).statusCode).toBe(200);
+    const [first, second] = await Promise.all([1, 2].map(() => t.app.inject({ method: 'POST', url: `/api/messages/${sent.json().id}/retry`, headers: agent.headers })));
+    // Two clicks (or two tabs) at once: one retry, the other refused.
+    expect([first!.statusCode, second!.statusCode].sort()).toEqual([200, 400]);
+    await sock.next((f) => f.event === 'message.ack_updated' && f.data.message.id === sent.json().id && f.data.message.status === 'sent');
+    const outbox = (await t.app.inject({ method: 'GET', url: `/api/plugins/channel-sandbox/channels/${channelId}/outbox`, headers: admin.headers })).json() as { body: string }[];
+    expect(outbox.filter((m) => m.body === 'PROMO de hoje')).toHaveLength(1);
+    const row = await t.sql.query('SELECT count(*)::int AS n FROM messages WHERE ticket_id = $1 AND from_me', [ticketId]);
+    expect(row.rows[0].n).toBe(1);
+
+    // Only a failed reply: a sent one, a customer's message, one of another tenant (as not found) are refused.
+    expect((await t.app.inject({ method: 'POST', url: `/api/messages/${sent.json().id}/retry`, headers: agent.headers })).json().error).toBe('ERR_INVALID_MESSAGE');
+    const theirs = (await t.sql.query(`SELECT id FROM messages WHERE ticket_id = $1 AND NOT from_me`, [ticketId])).rows[0].id;
+    expect((await t.app.inject({ method: 'POST', url: `/api/messages/${theirs}/retry`, headers: agent.headers })).json().error).toBe('ERR_INVALID_MESSAGE');
+    const stranger = await t.loginAs('admin');
+    expect((await t.app.inject({ method: 'POST', url: `/api/messages/${sent.json().id}/retry`, headers: stranger.headers })).statusCode).toBe(404);
+  });
 });
 
 describe('scheduled messages and list cost', () => {

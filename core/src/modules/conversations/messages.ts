@@ -6,7 +6,7 @@ import type { ResolvedPrincipal } from '../identity/tokens.ts';
 import { messageOut, ticketOut, type MessageRow } from './serialize.ts';
 import { loadTicket } from './ingest.ts';
 import { publishTicket } from './events.ts';
-import { queueOutbound, type OutboundDraft } from './outbound.ts';
+import { queueOutbound, retryOutbound, type OutboundDraft } from './outbound.ts';
 import { assertMayAssignPending, log, visibleTicket } from './tickets.ts';
 import { findTenantChannel } from './channels.ts';
 import { visibilitySettings } from './visibility.ts';
@@ -191,6 +191,22 @@ export async function deleteMessage(kernel: Kernel, who: ResolvedPrincipal, mess
   }
   const r = await kernel.db.pool.query<MessageRow>(`UPDATE messages SET deleted_at = now(), updated_at = now() WHERE tenant_id = $1 AND id = $2 RETURNING *`, [who.tenantId, messageId]);
   return afterChange(kernel, r.rows[0], 'message.deleted');
+}
+
+/**
+ * `POST /messages/:id/retry`: sends again a reply the provider refused (status
+ * `failed`, its reason shown under the bubble). Only a failed text or file the
+ * users of the ticket sent; the ticket must still be open or pending.
+ */
+export async function retryMessage(kernel: Kernel, who: ResolvedPrincipal, messageId: string) {
+  const m = await ownMessage(kernel, who, messageId);
+  if (!m.from_me || m.is_note || m.deleted_at || m.status !== 'failed') throw new AppError('ERR_INVALID_MESSAGE');
+  const ticket = await loadTicket(kernel.db.pool, who.tenantId, m.ticket_id);
+  if (!ticket || ticket.status === 'closed') throw new AppError('ERR_SENDING_MESSAGE');
+  const row = await retryOutbound(kernel, who.tenantId, messageId);
+  // Another click (or tab) retried it first.
+  if (!row) throw new AppError('ERR_INVALID_MESSAGE');
+  return afterChange(kernel, row, 'message.updated');
 }
 
 /** Adds (or, with an empty emoji, removes) the agent's reaction. */

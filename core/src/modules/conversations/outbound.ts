@@ -73,6 +73,28 @@ export async function queueOutbound(kernel: Kernel, d: OutboundDraft): Promise<R
   return out;
 }
 
+/**
+ * Sends a message the provider refused once more, on the agent's request: the
+ * same row goes back to `pending` and a new send job (keyed by the message id
+ * and the retry number) takes it. The failed ledger row is cleared in the same
+ * transaction, so the job does not skip it as final.
+ */
+export async function retryOutbound(kernel: Kernel, tenantId: number, messageId: string): Promise<MessageRow | undefined> {
+  const row = await withTx(kernel.db.pool, async (sql) => {
+    const r = await sql.query<MessageRow>(
+      `UPDATE messages SET status = 'pending', failure_reason = NULL,
+              data = (data - 'errorCode') || jsonb_build_object('retries', coalesce((data->>'retries')::int, 0) + 1), updated_at = now()
+        WHERE tenant_id = $1 AND id = $2 AND status = 'failed' AND from_me AND NOT is_note AND deleted_at IS NULL RETURNING *`,
+      [tenantId, messageId],
+    );
+    if (r.rows[0]) await sql.query(`DELETE FROM message_sends WHERE tenant_id = $1 AND message_id = $2 AND state = 'failed'`, [tenantId, messageId]);
+    return r.rows[0];
+  });
+  if (!row) return undefined;
+  await kernel.jobs.enqueue(SEND_JOB, { tenantId, messageId: String(row.id) }, { jobId: `send-${row.id}-retry-${row.data.retries}`, attempts: SEND_ATTEMPTS, backoffMs: 2000 });
+  return row;
+}
+
 export function mediaTypeOf(mimetype: string): string {
   if (mimetype.startsWith('image/')) return 'image';
   if (mimetype.startsWith('video/')) return 'video';

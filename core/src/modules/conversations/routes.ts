@@ -10,7 +10,7 @@ import { INTEGRATION_FIELDS, messageOut } from './serialize.ts';
 import { idParam, ticketIdParam, ticketListQuery, listParam } from './query.ts';
 import { listTickets } from './list.ts';
 import { clearAssignment, createTicket, forceClose, transferToChatbot, updateTicket, visibleTicket, autoCloseIdle, AUTO_CLOSE_OPTIONS } from './tickets.ts';
-import { contactMessages, deleteMessage, editMessage, forwardMessages, listMessages, reactToMessage, searchMessages, sendMessage, FORWARD_MAX, type SendInput } from './messages.ts';
+import { contactMessages, deleteMessage, editMessage, forwardMessages, listMessages, reactToMessage, retryMessage, searchMessages, sendMessage, FORWARD_MAX, type SendInput } from './messages.ts';
 import { defineSendJob } from './outbound.ts';
 import { defineTicketJobs } from './tickets.ts';
 import { defineScheduledDispatch } from './scheduled.ts';
@@ -270,6 +270,7 @@ export async function conversationRoutes(app: FastifyInstance, kernel: Kernel) {
     });
     r.patch('/api/messages/:id', { ...tickets, schema: { params: z.object({ id: z.string().regex(/^\d{1,18}$/) }), body: z.object({ body: z.string().max(65_536) }).strict() } }, async (req) => editMessage(kernel, req.access!, req.params.id, req.body.body));
     r.post('/api/messages/editMessage', { ...tickets, schema: { body: messageIdBody.extend({ body: z.string().max(65_536) }).strict() } }, async (req) => editMessage(kernel, req.access!, req.body.messageId, req.body.body));
+    r.post('/api/messages/:id/retry', { ...tickets, schema: { params: z.object({ id: z.string().regex(/^\d{1,18}$/) }) } }, async (req) => retryMessage(kernel, req.access!, req.params.id));
     r.delete('/api/messages/:id', { ...tickets, schema: { params: z.object({ id: z.string().regex(/^\d{1,18}$/) }) } }, async (req) => deleteMessage(kernel, req.access!, req.params.id));
     r.delete('/api/messages', { ...tickets, schema: { querystring: z.object({ id: z.string().regex(/^\d{1,18}$/).optional(), messageId: z.string().regex(/^\d{1,18}$/).optional() }), body: z.object({ id: z.union([z.string(), z.number()]).optional(), messageId: z.union([z.string(), z.number()]).optional() }).nullish() } }, async (req) => {
       const id = String(req.body?.id ?? req.body?.messageId ?? req.query.id ?? req.query.messageId ?? '');

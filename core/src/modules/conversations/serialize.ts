@@ -149,6 +149,10 @@ export function messageOut(m: MessageRow) {
     synced: m.synced,
     reactions: m.reactions ?? [],
     participant: (m.data?.participant as string | undefined) ?? null,
+    // Forwarded by an agent (POST /forward-messages) or, inbound, marked so by the provider: the bubble says "Encaminhada".
+    forwarded: m.data?.forwarded === true,
+    /** The catalogue code of a failed send (ChannelError.code), beside the provider's reason in `failureReason`. */
+    errorCode: m.status === 'failed' ? ((m.data?.errorCode as string | undefined) ?? null) : null,
     // A template send names its template, so the conversation can label the bubble (the body is its filled-in text).
     ...(m.data?.template ? { template: { name: (m.data.template as { name: string }).name, language: (m.data.template as { language: string }).language } } : {}),
     timestamp: m.timestamp,

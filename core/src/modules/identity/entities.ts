@@ -5,6 +5,8 @@ import type { Profile } from '../../sdk/types.ts';
 export interface UserConfigs {
   isDark?: boolean;
   filtrosAtendimento?: Record<string, unknown>;
+  sounds?: boolean;
+  desktopNotifications?: boolean;
 }
 
 export const User = defineEntity({

@@ -15,7 +15,14 @@ const PAGE_SIZE = 40;
 const idParam = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 const ids = z.array(z.number().int().positive().max(2_147_483_647)).max(500);
 const configsSchema = z
-  .object({ isDark: z.boolean().optional(), filtrosAtendimento: z.record(z.string().max(60), z.unknown()).optional() })
+  .object({
+    isDark: z.boolean().optional(),
+    filtrosAtendimento: z.record(z.string().max(60), z.unknown()).optional(),
+    /** Sound on new tickets and messages (the user menu's switch); on unless turned off. */
+    sounds: z.boolean().optional(),
+    /** Desktop notifications while the page is in the background, once the browser allows them; on unless turned off. */
+    desktopNotifications: z.boolean().optional(),
+  })
   .strict()
   .refine((c) => JSON.stringify(c).length <= 20_000, 'configurações grandes demais');
 

@@ -134,8 +134,13 @@ describe('users of a tenant', () => {
     expect(c2.json().configs).toEqual({ isDark: true, filtrosAtendimento: { status: ['open'] } });
     expect((await inject('PUT', `/api/users/${agent.id}/configs`, admin, { isDark: false })).statusCode).toBe(403);
     expect((await inject('PUT', `/api/users/${agent.id}/configs`, agent, { other: 1 })).statusCode).toBe(400);
+    // The user menu's sound and desktop-notification switches are kept per user; anything but a boolean is refused.
+    expect((await inject('PUT', `/api/users/${agent.id}/configs`, agent, { sounds: 'off' })).statusCode).toBe(400);
+    const muted = await inject('PUT', `/api/users/${agent.id}/configs`, agent, { sounds: false, desktopNotifications: false });
+    expect(muted.json().configs).toMatchObject({ isDark: true, sounds: false, desktopNotifications: false });
+    await inject('PUT', `/api/users/${agent.id}/configs`, agent, { sounds: true, desktopNotifications: true });
     const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: agent.email, password: agent.password }, remoteAddress: '10.20.0.2' });
-    expect(login.json().configs).toEqual({ isDark: true, filtrosAtendimento: { status: ['open'] } });
+    expect(login.json().configs).toEqual({ isDark: true, filtrosAtendimento: { status: ['open'] }, sounds: true, desktopNotifications: true });
   });
 
   it('lists colleagues for the private chat, without the caller, for users with the chat menu', async () => {

@@ -22,7 +22,7 @@ function LanguagePicker() {
   const current = LANGUAGES.find((l) => l.code === i18n.language) ?? LANGUAGES[0];
   const button = (
     <Button
-      variant="subtle" color="gray" size="xs" leftSection={<IconWorld size={16} stroke={1.6} />} aria-label={t('layout.language')}
+      variant="subtle" color="gray" size="xs" leftSection={<IconWorld size={16} stroke={1.6} />} aria-label={`${t('layout.language')}: ${current.label}`}
       onPointerEnter={() => void loadLanguageMenu()} onFocus={() => void loadLanguageMenu()} onClick={() => setWanted(true)}
     >
       {current.label}

@@ -10,7 +10,7 @@ export default function LanguageMenu() {
   return (
     <Menu position="bottom-end" shadow="md" width={220} defaultOpened>
       <Menu.Target>
-        <Button variant="subtle" color="gray" size="xs" leftSection={<IconWorld size={16} stroke={1.6} />} aria-label={t('layout.language')}>
+        <Button variant="subtle" color="gray" size="xs" leftSection={<IconWorld size={16} stroke={1.6} />} aria-label={`${t('layout.language')}: ${current.label}`}>
           {current.label}
         </Button>
       </Menu.Target>

@@ -1,19 +1,19 @@
-import { ActionIcon, Alert, Badge, Box, Button, Center, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Box, Button, Center, Group, Paper, Skeleton, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import {
   IconArrowBackUp, IconArrowLeft, IconArrowsExchange, IconCalendarTime, IconCheck, IconCircleX, IconDotsVertical, IconEye, IconHistory, IconLayoutSidebarRight,
-  IconLock, IconPlayerPlay, IconRefresh, IconSearch, IconShare3, IconX,
+  IconLock, IconPlayerPlay, IconRefresh, IconSearch, IconShare3, IconUpload, IconX,
 } from '@tabler/icons-react';
 import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
-import { ErrorBox, errorMessage, notify, sessionAtom, useRealtimeRoom, type ComposerSendPayload } from '@atende/ui-shell/sdk';
+import { ErrorBox, errorMessage, notify, sessionAtom, usePhoneFormat, useRealtimeRoom, type ComposerSendPayload } from '@atende/ui-shell/sdk';
 import { OnFirstOpen } from '../../ui/deferred.tsx';
 import { Menu, Tooltip } from '../../ui/overlays.tsx';
 import {
-  deleteMessage, editMessage, forceCloseTicket, getMessages, reactMessage, sendMessage, updateTicket, type Message, type MessagesPage, type SendPayload, type Ticket,
+  deleteMessage, editMessage, forceCloseTicket, getMessages, reactMessage, retryMessage, sendMessage, updateTicket, type Message, type MessagesPage, type SendPayload, type Ticket,
 } from './api.ts';
 import { Composer } from './Composer.tsx';
 import { ChannelComposerPart } from './ChannelComposer.tsx';
@@ -38,6 +38,11 @@ const SearchDrawer = lazy(() => dialogs().then((m) => ({ default: m.SearchDrawer
 // So are the delete confirmation and the image lightbox.
 const ConfirmDialog = lazy(() => import('../../sdk/components/ConfirmDialog.tsx').then((m) => ({ default: m.ConfirmDialog })));
 const ImageZoom = lazy(() => import('./ImageZoom.tsx'));
+// The preview of files to send, when files are first chosen, dropped or pasted.
+const AttachmentTray = lazy(() => import('./AttachmentTray.tsx'));
+/** As many files as the preview takes at once (AttachmentTray.tsx MAX_FILES). */
+const TRAY_MAX = 30;
+const hasFiles = (e: React.DragEvent) => [...e.dataTransfer.types].includes('Files');
 
 let localSeq = 0;
 
@@ -61,6 +66,7 @@ function Conversation({ id }: { id: number }) {
   const [panel, setPanel] = useAtom(contactPanelAtom);
   const wide = useMediaQuery('(min-width: 64em)', true, { getInitialValueInEffect: false });
   const lng = intlLang(i18n.language);
+  const phone = usePhoneFormat();
   useRealtimeRoom(`ticket:${id}`);
 
   const ticketQ = useQuery(ticketQuery(id));
@@ -107,6 +113,21 @@ function Conversation({ id }: { id: number }) {
     return [...serverMessages, ...shown];
   }, [serverMessages, locals, session?.userId]);
 
+  // Screen readers hear each new customer message of the open conversation (the newest one, in the live region).
+  const [announced, setAnnounced] = useState('');
+  const newestSeen = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (!msgs.isSuccess) return;
+    const newest = serverMessages.reduce((max, m) => Math.max(max, Number(m.id) || 0), 0);
+    const before = newestSeen.current;
+    newestSeen.current = Math.max(before ?? 0, newest);
+    // The first page is what the agent opened, not news; older pages loaded by scrolling are not news either.
+    if (before === undefined) return;
+    const incoming = serverMessages.filter((m) => Number(m.id) > before && !m.fromMe && !m.isNote && !m.isDeleted);
+    const last = incoming[incoming.length - 1];
+    if (last) setAnnounced(t('a11y.newMessage', { name: ticketName(ticket), text: last.body || last.mediaName || t('tickets.msg.media') }));
+  }, [serverMessages, msgs.isSuccess]);
+
   // Opening a ticket with unread messages: the list badge goes away (the server marks them read when not spying).
   useEffect(() => {
     if (ticket && ticket.unreadMessages > 0 && msgs.isSuccess && !spy) applyTicket(qc, { ...ticket, unreadMessages: 0 });
@@ -126,6 +147,18 @@ function Conversation({ id }: { id: number }) {
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [focusId, setFocusId] = useState<string | undefined>();
   const [acting, setActing] = useState(false);
+  // Files waiting in the preview before they are sent (chosen, dropped or pasted), and a drag over the conversation.
+  const [tray, setTray] = useState<File[] | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const dragDepth = useRef(0);
+  const attach = useCallback((files: File[]) => {
+    if (!files.length) return;
+    setTray((cur) => {
+      const all = [...(cur ?? []), ...files];
+      if (all.length > TRAY_MAX) notify.warning(t('media.tooMany', { max: TRAY_MAX }));
+      return all.slice(0, TRAY_MAX);
+    });
+  }, [t]);
 
   const doSend = useCallback(async (local: Message) => {
     setLocals((ls) => ls.map((l) => (l.id === local.id ? { ...l, local: { ...l.local!, state: 'sending', error: undefined } } : l)));
@@ -138,17 +171,18 @@ function Conversation({ id }: { id: number }) {
     }
   }, [id, qc]);
 
-  const send = (body: string, opts: { isNote: boolean; file?: File; sign: boolean }) => {
+  const send = (body: string, opts: { isNote: boolean; file?: File; sign: boolean; quote?: boolean }) => {
     const sign = opts.sign && !opts.isNote;
-    const payload: SendPayload = { body, ...(replyTo ? { quotedMsgId: replyTo.id } : {}), ...(opts.isNote ? { isNote: true } : {}), ...(sign ? { signMessage: true } : {}) };
+    const quoted = opts.quote === false ? null : replyTo;
+    const payload: SendPayload = { body, ...(quoted ? { quotedMsgId: quoted.id } : {}), ...(opts.isNote ? { isNote: true } : {}), ...(sign ? { signMessage: true } : {}) };
     // The sending copy already reads as the customer will get it, so the bubble does not change when the server's arrives.
     const shown = sign && body ? signBody(session?.username ?? '', body) : body;
     const now = new Date().toISOString();
     const file = opts.file;
     const local: Message = {
       id: `local-${++localSeq}`, ticketId: id, contactId: null, userId: session?.userId ?? null, fromMe: true, isNote: opts.isNote, body: shown,
-      type: file ? (file.type.split('/')[0] ?? 'document') : 'chat', mediaUrl: file && file.type.startsWith('image/') ? URL.createObjectURL(file) : null, mediaName: file?.name ?? null,
-      mediaType: file?.type ?? null, status: 'pending', failureReason: null, quotedMsgId: replyTo?.id ?? null, scheduleDate: null, edited: false, isDeleted: false,
+      type: file ? (file.type.split('/')[0] ?? 'document') : 'chat', mediaUrl: file && /^(image|audio|video)\//.test(file.type) ? URL.createObjectURL(file) : null, mediaName: file?.name ?? null,
+      mediaType: file?.type ?? null, status: 'pending', failureReason: null, quotedMsgId: quoted?.id ?? null, scheduleDate: null, edited: false, isDeleted: false,
       reactions: [], timestamp: now, createdAt: now,
       local: { state: 'sending', payload, file, after: serverMessages.reduce((max, m) => Math.max(max, Number(m.id) || 0), 0) },
     };
@@ -219,9 +253,10 @@ function Conversation({ id }: { id: number }) {
     onDelete: (m: Message) => setDeleting(m),
     onReact: (m: Message, emoji: string) => void reactMessage(m.id, emoji).catch(() => undefined),
     onForward: (m: Message) => { setSelecting(true); setSelected(new Set([m.id])); },
-    onRetry: (m: Message) => void doSend(m),
+    // A copy that never reached the server is posted again; a reply the provider refused is sent again by the server.
+    onRetry: (m: Message) => void (m.local ? doSend(m) : retryMessage(m.id).then((saved) => applyMessage(qc, saved)).catch((e: unknown) => notify.error(errorMessage(e)))),
     onZoom: (url: string) => setZoom(url),
-  }), [doSend, t]);
+  }), [doSend, qc, t]);
 
   if (ticketQ.isError) {
     return (
@@ -234,12 +269,57 @@ function Conversation({ id }: { id: number }) {
   const name = ticketName(ticket);
   const status = ticket?.status;
   const readOnly = spy || status === 'closed';
+  // Files go where the composer sends them: an open ticket the user is answering.
+  const canAttach = !!ticket && status === 'open' && !spy;
+  const dropHandlers = canAttach ? {
+    onDragEnter: (e: React.DragEvent) => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      dragDepth.current += 1;
+      setDragging(true);
+    },
+    onDragOver: (e: React.DragEvent) => {
+      if (hasFiles(e)) e.preventDefault();
+    },
+    onDragLeave: () => {
+      dragDepth.current = Math.max(0, dragDepth.current - 1);
+      if (!dragDepth.current) setDragging(false);
+    },
+    onDrop: (e: React.DragEvent) => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      dragDepth.current = 0;
+      setDragging(false);
+      attach([...e.dataTransfer.files]);
+    },
+  } : {};
   const statusLabel = status ? t(`tickets.status.${status === 'schedule' ? 'pending' : status}`) : '';
   const statusColor = status === 'open' ? 'teal' : status === 'pending' ? 'yellow' : 'gray';
 
   return (
     <Box className={classes.chat} style={{ display: 'flex', flexDirection: 'row' }}>
-      <Box className={classes.chat} data-testid="conversation">
+      <Box component="section" aria-label={t('a11y.conversation', { name })} className={classes.chat} style={{ position: 'relative' }} data-testid="conversation" {...dropHandlers}>
+        <VisuallyHidden aria-live="polite" aria-atomic="true" data-testid="conversation-live">{announced}</VisuallyHidden>
+        {dragging && (
+          <div className={classes.dropZone} data-testid="drop-zone">
+            <Stack align="center" gap={6}><IconUpload size={44} stroke={1.4} /><Text fw={600}>{t('media.dropHere')}</Text></Stack>
+          </div>
+        )}
+        {tray && (
+          <Suspense fallback={null}>
+            <AttachmentTray
+              files={tray}
+              onAdd={attach}
+              onRemove={(f) => setTray((cur) => cur?.filter((x) => x !== f) ?? null)}
+              onClose={() => setTray(null)}
+              onSend={(items) => {
+                setTray(null);
+                // One message per file, each with its caption; a reply being quoted goes with the first.
+                items.forEach((it, i) => send(it.caption, { isNote: false, file: it.file, sign: signs, quote: i === 0 }));
+              }}
+            />
+          </Suspense>
+        )}
         <div className={classes.chatHeader}>
           {!wide && <ActionIcon variant="subtle" color="gray" size="lg" onClick={() => navigate('/atendimento')} aria-label={t('common.back')}><IconArrowLeft size={20} /></ActionIcon>}
           {ticket ? (
@@ -247,13 +327,13 @@ function Conversation({ id }: { id: number }) {
               <ContactAvatar name={name} src={ticket.contact?.profilePicUrl} seed={ticket.contactId} size={42} />
               <Box style={{ minWidth: 0 }}>
                 <Group gap={6} wrap="nowrap">
-                  <Text fw={600} truncate="end" data-testid="chat-name">{name}</Text>
+                  <Text component="h2" fw={600} m={0} fz="md" truncate="end" data-testid="chat-name">{name}</Text>
                   <Badge size="xs" color={statusColor} variant="light" data-testid="chat-status">{statusLabel}</Badge>
                 </Group>
                 <Group gap={6} wrap="nowrap">
                   <ChannelIcon type={ticket.channel} size={12} />
                   <Text size="xs" c="dimmed" truncate="end">
-                    {[ticket.contact?.number, ticket.protocol ? `${t('tickets.panel.protocol')} ${ticket.protocol}` : null, ticket.username ? `${t('tickets.chat.agent')}: ${ticket.username}` : null, ticket.queue?.name].filter(Boolean).join(' · ')}
+                    {[phone(ticket.contact?.number), ticket.protocol ? `${t('tickets.panel.protocol')} ${ticket.protocol}` : null, ticket.username ? `${t('tickets.chat.agent')}: ${ticket.username}` : null, ticket.queue?.name].filter(Boolean).join(' · ')}
                   </Text>
                 </Group>
               </Box>
@@ -379,6 +459,7 @@ function Conversation({ id }: { id: number }) {
             replyTo={replyTo}
             onSchedule={(body) => { setScheduleBody(body); setDialog('schedule'); }}
             sign={{ on: signChoice, forced: forceSignature, onChange: setSignChoice }}
+            onAttach={attach}
             channelAction={<ChannelComposerPart part="composerAction" ticket={ticket} messages={serverMessages} hasOlder={!!msgs.hasNextPage} send={sendFromChannel} />}
             channelNotice={<ChannelComposerPart part="composerNotice" ticket={ticket} messages={serverMessages} hasOlder={!!msgs.hasNextPage} send={sendFromChannel} />}
           />

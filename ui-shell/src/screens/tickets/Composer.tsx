@@ -1,14 +1,27 @@
-import { ActionIcon, Box, CloseButton, Group, Paper, ScrollArea, Switch, Text, Textarea, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Box, Center, CloseButton, Group, Loader, Paper, ScrollArea, Switch, Text, Textarea, UnstyledButton } from '@mantine/core';
 import { IconArrowBackUp, IconCalendarTime, IconLock, IconMicrophone, IconMoodSmile, IconPaperclip, IconPencil, IconPlayerStopFilled, IconSend, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ClipboardEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage, notify } from '@atende/ui-shell/sdk';
 import { Popover, Tooltip } from '../../ui/overlays.tsx';
 import { listQuickMessages, resolveQuickMessage, type Message, type QuickMessage } from './api.ts';
 import classes from './tickets.module.css';
 
-const EMOJIS = ['😀', '😃', '😄', '😁', '😅', '😂', '🙂', '😉', '😊', '😍', '😘', '😎', '🤔', '😐', '😴', '😢', '😭', '😡', '😱', '🥳', '🤝', '👍', '👎', '👏', '🙏', '💪', '👋', '✌️', '👌', '❤️', '💙', '💚', '🔥', '⭐', '✅', '❌', '⚠️', '📌', '📎', '📞', '📅', '⏰', '💰', '🎉', '🚀', '📦', '🛒', '📝'];
+// The full picker (every emoji, search in the user's language) is fetched when first opened (U1).
+const EmojiPicker = lazy(() => import('./EmojiPicker.tsx'));
+
+/** A pasted screenshot arrives as "image.png": it is named after the moment instead, so the customer's copy says what it is. */
+function pastedName(file: File, prefix: string): File {
+  if (!/^image\.\w+$/i.test(file.name) && file.name) return file;
+  const d = new Date();
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const ext = file.type.split('/')[1]?.replace('jpeg', 'jpg') ?? 'png';
+  return new File([file], `${prefix}-${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}-${pad(d.getHours())}${pad(d.getMinutes())}${pad(d.getSeconds())}.${ext}`, { type: file.type });
+}
+
+/** Only where there is a mouse: on a phone, focusing the field would open the keyboard over the conversation. */
+const finePointer = () => typeof window !== 'undefined' && window.matchMedia?.('(pointer: fine)').matches;
 
 export interface ComposerProps {
   ticketId: number;
@@ -28,13 +41,15 @@ export interface ComposerProps {
   sign: { on: boolean; forced: boolean; onChange: (on: boolean) => void };
   /** Why only internal notes may be written here (e.g. a pending ticket only an admin may assign); unset for normal tickets. */
   notesOnly?: string;
+  /** Files chosen, pasted or dropped: they go to the preview before sending (AttachmentTray.tsx). */
+  onAttach?: (files: File[]) => void;
 }
 
 /** Template variables a quick message may carry (core.md §3), in the spec's `{{variable}}` syntax; the server fills them in when it sends. */
 const QUICK_MESSAGE_VARIABLES = ['name', 'greeting', 'protocol', 'firstName', 'user'].map((v) => `{{${v}}}`).join(', ');
 
 /** Enter sends, Shift+Enter breaks the line, '/' opens quick messages (UI.md). */
-export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, onCancelEdit, onSend, onSaveEdit, onSchedule, channelAction, channelNotice, sign, notesOnly }: ComposerProps) {
+export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, onCancelEdit, onSend, onSaveEdit, onSchedule, channelAction, channelNotice, sign, notesOnly, onAttach }: ComposerProps) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
   const [noteChosen, setIsNote] = useState(false);
@@ -52,6 +67,8 @@ export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, 
   useEffect(() => {
     setText(drafts.current.get(ticketId) ?? '');
     setQuickError(null);
+    // A ticket opens ready to answer, as a chat opens in WhatsApp Web.
+    if (finePointer()) inputRef.current?.focus();
     return () => undefined;
   }, [ticketId]);
   useEffect(() => {
@@ -113,6 +130,24 @@ export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, 
     onSend(body, { isNote, sign: signs });
     setText('');
     drafts.current.delete(ticketId);
+  };
+
+  const canAttach = !!onAttach && !editing && !isNote;
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = [...(e.clipboardData?.files ?? [])];
+    if (!files.length || !canAttach) return;
+    e.preventDefault();
+    onAttach?.(files.map((f) => pastedName(f, t('media.pastedName'))));
+  };
+  const insertEmoji = (emoji: string) => {
+    const el = inputRef.current;
+    const pos = el?.selectionStart ?? text.length;
+    const end = el?.selectionEnd ?? pos;
+    setText(text.slice(0, pos) + emoji + text.slice(end));
+    requestAnimationFrame(() => {
+      el?.focus();
+      el?.setSelectionRange(pos + emoji.length, pos + emoji.length);
+    });
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -225,26 +260,20 @@ export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, 
             <Popover.Target>
               <Tooltip label={t('tickets.composer.emoji')}><ActionIcon variant="subtle" color="gray" size="lg" mb={4} onClick={() => setEmojiOpen((o) => !o)} aria-label={t('tickets.composer.emoji')}><IconMoodSmile size={22} /></ActionIcon></Tooltip>
             </Popover.Target>
-            <Popover.Dropdown p={6}>
-              <div className={classes.emojiGrid}>
-                {EMOJIS.map((e) => (
-                  <UnstyledButton key={e} className={classes.emojiBtn} onClick={() => {
-                    const el = inputRef.current;
-                    const pos = el?.selectionStart ?? text.length;
-                    setText(text.slice(0, pos) + e + text.slice(pos));
-                    requestAnimationFrame(() => el?.focus());
-                  }}>{e}</UnstyledButton>
-                ))}
-              </div>
+            <Popover.Dropdown p={0} style={{ overflow: 'hidden' }}>
+              {emojiOpen && (
+                <Suspense fallback={<Center w={352} h={380}><Loader size="sm" aria-label={t('media.emojiLoading')} /></Center>}>
+                  <EmojiPicker onPick={insertEmoji} />
+                </Suspense>
+              )}
             </Popover.Dropdown>
           </Popover>
-          <Tooltip label={t('tickets.composer.attach')}><ActionIcon variant="subtle" color="gray" size="lg" mb={4} onClick={() => fileRef.current?.click()} aria-label={t('tickets.composer.attach')} disabled={!!editing || isNote}><IconPaperclip size={21} /></ActionIcon></Tooltip>
+          <Tooltip label={t('tickets.composer.attach')}><ActionIcon variant="subtle" color="gray" size="lg" mb={4} onClick={() => fileRef.current?.click()} aria-label={t('tickets.composer.attach')} disabled={!canAttach}><IconPaperclip size={21} /></ActionIcon></Tooltip>
           {!editing && !isNote && channelAction}
-          <input ref={fileRef} type="file" hidden data-testid="file-input" onChange={(e) => {
-            const file = e.currentTarget.files?.[0];
+          <input ref={fileRef} type="file" multiple hidden data-testid="file-input" aria-label={t('tickets.composer.attach')} onChange={(e) => {
+            const files = [...(e.currentTarget.files ?? [])];
             e.currentTarget.value = '';
-            if (file) onSend(text.trim(), { isNote: false, file, sign: signs });
-            if (file) setText('');
+            if (files.length && canAttach) onAttach?.(files);
           }} />
           <Box className={classes.composerBox}>
             <Textarea
@@ -252,6 +281,7 @@ export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, 
               value={text}
               onChange={(e) => setText(e.currentTarget.value)}
               onKeyDown={onKeyDown}
+              onPaste={onPaste}
               placeholder={isNote ? t('tickets.composer.notePlaceholder') : t('tickets.composer.placeholder')}
               aria-label={t('tickets.composer.placeholder')}
               autosize

@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { api, formatDateTime, notify } from '@atende/ui-shell/sdk';
+import { api, formatDateTime, notify, usePhoneFormat } from '@atende/ui-shell/sdk';
 import { Tooltip } from '../../ui/overlays.tsx';
 import { EMPTY_FILTERS, getContact, listTickets, updateTicket, type Ticket } from './api.ts';
 import { applyTicket } from './live.ts';
@@ -21,7 +21,7 @@ function Field({ label, value, copy }: { label: string; value: string | null | u
         {copy && value && (
           <CopyButton value={value}>
             {({ copied, copy: doCopy }) => (
-              <Tooltip label={copied ? t('tickets.panel.copied') : t('tickets.msg.copy')}><ActionIcon size="xs" variant="subtle" color="gray" onClick={doCopy}>{copied ? <IconCheck size={12} /> : <IconCopy size={12} />}</ActionIcon></Tooltip>
+              <Tooltip label={copied ? t('tickets.panel.copied') : t('tickets.msg.copy')}><ActionIcon size="xs" variant="subtle" color="gray" onClick={doCopy} aria-label={`${t('tickets.msg.copy')} ${label}`}>{copied ? <IconCheck size={12} /> : <IconCopy size={12} />}</ActionIcon></Tooltip>
             )}
           </CopyButton>
         )}
@@ -37,6 +37,7 @@ export function ContactPanel({ ticket, onClose }: { ticket: Ticket; onClose: () 
   const navigate = useNavigate();
   const contact = useQuery({ queryKey: ['tickets', 'contact', ticket.contactId], queryFn: () => getContact(ticket.contactId), staleTime: 60_000, retry: false });
   const number = ticket.contact?.number ?? contact.data?.number ?? '';
+  const phone = usePhoneFormat();
   const previous = useQuery({
     queryKey: ['tickets', 'previous', ticket.contactId],
     queryFn: () => listTickets('closed', { ...EMPTY_FILTERS, showAll: true, searchParam: number && number.replace(/\D/g, '').length >= 3 ? number : ticketName(ticket) }, undefined),
@@ -65,7 +66,7 @@ export function ContactPanel({ ticket, onClose }: { ticket: Ticket; onClose: () 
   const prevTickets = (previous.data?.tickets ?? []).filter((x) => x.id !== ticket.id && x.contactId === ticket.contactId);
   const name = ticketName(ticket);
   return (
-    <Box className={classes.panel} data-testid="contact-panel">
+    <Box component="aside" aria-label={t('tickets.panel.title')} className={classes.panel} data-testid="contact-panel">
       <Group justify="space-between" px="md" h={60} style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
         <Text fw={600}>{t('tickets.panel.title')}</Text>
         <ActionIcon variant="subtle" color="gray" onClick={onClose} aria-label={t('common.close')}><IconX size={18} /></ActionIcon>
@@ -73,14 +74,14 @@ export function ContactPanel({ ticket, onClose }: { ticket: Ticket; onClose: () 
       <Stack align="center" gap={4} py="lg" px="md">
         <ContactAvatar name={name} src={ticket.contact?.profilePicUrl} seed={ticket.contactId} size={96} radius={999} />
         <Title order={4} ta="center" mt="xs">{name}</Title>
-        <Text size="sm" c="dimmed">{number}</Text>
+        <Text size="sm" c="dimmed">{phone(number)}</Text>
         <Group gap={6} mt={4}><ChannelIcon type={ticket.channel} /><Text size="xs" c="dimmed">{ticket.channelName}</Text></Group>
       </Stack>
       <Divider />
       <Stack gap="sm" p="md">
         {contact.isPending ? <Skeleton height={60} /> : (
           <>
-            <Field label={t('tickets.panel.number')} value={number} copy />
+            <Field label={t('tickets.panel.number')} value={phone(number)} copy />
             <Field label={t('tickets.panel.email')} value={contact.data?.email} copy />
             <Field label={t('tickets.panel.protocol')} value={ticket.protocol} copy />
             {laneName && <Field label={t('tickets.panel.lane')} value={laneName} />}

@@ -4,12 +4,14 @@ import { IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { usePhoneFormat } from '@atende/ui-shell/sdk';
 import { searchContacts, unwrap, type Contact } from './api.ts';
 import { ContactAvatar } from './util.tsx';
 
 /** Contact search of the forward and new-ticket dialogs: at least two letters (core.md §5). */
 export function ContactPicker({ selected, onSelect }: { selected: Contact | null; onSelect: (c: Contact) => void }) {
   const { t } = useTranslation();
+  const phone = usePhoneFormat();
   const [term, setTerm] = useState('');
   const [debounced] = useDebouncedValue(term.trim(), 300);
   const enough = debounced.length >= 2;
@@ -43,7 +45,7 @@ export function ContactPicker({ selected, onSelect }: { selected: Contact | null
               <ContactAvatar name={c.name} src={c.profilePicUrl} seed={c.id} size={36} />
               <div style={{ minWidth: 0 }}>
                 <Text size="sm" fw={500} truncate="end">{c.name}</Text>
-                <Text size="xs" c="dimmed">{c.number ?? ''}</Text>
+                <Text size="xs" c="dimmed">{phone(c.number)}</Text>
               </div>
             </Group>
           </UnstyledButton>

@@ -4,7 +4,9 @@ import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Menu, Tooltip } from '../../ui/overlays.tsx';
 import type { Message } from './api.ts';
+import { RichText } from './RichText.tsx';
 import { splitSignature, timeOf } from './util.tsx';
+import { VoicePlayer } from './VoicePlayer.tsx';
 import classes from './tickets.module.css';
 
 export const QUICK_REACTIONS = ['👍', '❤️', '😂', '😮', '😢', '🙏'];
@@ -32,7 +34,7 @@ function MediaPreview({ m, onZoom }: { m: Message; onZoom: (url: string) => void
   const mime = (m.mediaType ?? '').toLowerCase();
   const kind = m.type === 'image' || mime.startsWith('image/') ? 'image' : m.type === 'audio' || m.type === 'ptt' || mime.startsWith('audio/') ? 'audio' : m.type === 'video' || mime.startsWith('video/') ? 'video' : 'file';
   if (kind === 'image') return <img src={m.mediaUrl} alt={m.mediaName ?? ''} className={classes.media} loading="lazy" onClick={() => onZoom(m.mediaUrl!)} />;
-  if (kind === 'audio') return <audio controls preload="none" src={m.mediaUrl} style={{ width: 280, maxWidth: '100%', display: 'block', marginBottom: 4 }} />;
+  if (kind === 'audio') return <VoicePlayer src={m.mediaUrl} mine={m.fromMe} />;
   if (kind === 'video') return <video controls preload="metadata" src={m.mediaUrl} className={classes.media} style={{ cursor: 'default' }} />;
   return (
     <Anchor href={m.mediaUrl} target="_blank" rel="noreferrer" download={m.mediaName ?? true} underline="never">
@@ -96,19 +98,22 @@ export const MessageBubble = memo(function MessageBubble(p: Props) {
         {m.isNote && (
           <Group gap={4} mb={2}>
             <IconNote size={12} color="var(--mantine-color-yellow-8)" />
-            <Text size="10px" fw={700} tt="uppercase" c="yellow.8">{t('tickets.msg.note')}</Text>
+            <Text size="10px" fw={700} tt="uppercase" c="var(--tk-29)">{t('tickets.msg.note')}</Text>
           </Group>
+        )}
+        {m.forwarded && !m.isDeleted && (
+          <div className={classes.forwarded} data-testid="message-forwarded"><IconShare3 size={13} aria-hidden />{t('media.forwarded')}</div>
         )}
         {m.template && (
           <Group gap={4} mb={2} wrap="nowrap" data-testid="message-template">
             <IconTemplate size={12} color="var(--mantine-color-teal-8)" />
-            <Text size="10px" fw={700} tt="uppercase" c="teal.8">{t('tickets.msg.template')}</Text>
+            <Text size="10px" fw={700} tt="uppercase" c="var(--tk-30)">{t('tickets.msg.template')}</Text>
             <Text size="10px" c="dimmed" truncate="end">{m.template.name}</Text>
           </Group>
         )}
         {p.quoted && (
           <div className={classes.quote} onClick={() => p.onJump(p.quoted!.id)}>
-            <Text size="xs" fw={600} c="teal.7">{p.quoted.fromMe ? t('tickets.msg.you') : t('tickets.msg.contact')}</Text>
+            <Text size="xs" fw={600} c="var(--tk-30)">{p.quoted.fromMe ? t('tickets.msg.you') : t('tickets.msg.contact')}</Text>
             <Text size="xs" lineClamp={2}>{p.quoted.body || p.quoted.mediaName || t('tickets.msg.media')}</Text>
           </div>
         )}
@@ -125,11 +130,12 @@ export const MessageBubble = memo(function MessageBubble(p: Props) {
           <span>{timeOf(m.timestamp ?? m.createdAt, p.lng)}</span>
           {mine && !m.isNote && <AckIcon m={m} />}
         </span>
-        {failed && m.local && (
-          <Group gap={6} mt={6} justify="flex-end" style={{ clear: 'both' }}>
-            <Text size="xs" c="red.7">{m.local.error ?? t('tickets.msg.sendFailed')}</Text>
-            <Button size="compact-xs" variant="light" color="red" leftSection={<IconRefresh size={12} />} onClick={() => p.onRetry(m)}>{t('tickets.msg.retry')}</Button>
-          </Group>
+        {failed && (m.local || (mine && !m.isNote && !m.isDeleted)) && (
+          // Why it did not go, in the bubble (not only on hover), and a way to send it again.
+          <div className={classes.failedLine} data-testid="message-failed">
+            <Text size="xs" c="red.8" fw={500}>{failureText(m, t)}</Text>
+            {!p.readOnly && <Button size="compact-xs" variant="filled" color="red.9" leftSection={<IconRefresh size={12} />} onClick={() => p.onRetry(m)} data-testid="message-retry">{t('tickets.msg.retry')}</Button>}
+          </div>
         )}
         {groupedReactions.length > 0 && (
           <div className={classes.reactions} data-testid="reactions">
@@ -167,6 +173,13 @@ export const MessageBubble = memo(function MessageBubble(p: Props) {
 /** A signed reply arrives as `*Name*:` on its first line (WhatsApp bold); it reads as the customer sees it, in bold without the asterisks. */
 function SignedBody({ body }: { body: string }) {
   const sig = splitSignature(body);
-  if (!sig) return <>{body}</>;
-  return <><strong data-testid="message-signature">{sig.name}:</strong>{'\n'}{sig.text}</>;
+  if (!sig) return <RichText text={body} />;
+  return <><strong data-testid="message-signature">{sig.name}:</strong>{'\n'}<RichText text={sig.text} /></>;
+}
+
+/** The reason a reply did not go: the provider's words when it gave some, else the catalogue's. */
+function failureText(m: Message, t: (key: string) => string): string {
+  if (m.local) return m.local.error ?? t('tickets.msg.sendFailed');
+  const reason = m.failureReason ?? (m.errorCode ? t(`errors.${m.errorCode}`) : t('tickets.ack.failed'));
+  return `${t('media.notSent')}: ${reason}`;
 }

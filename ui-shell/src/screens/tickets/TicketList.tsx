@@ -257,7 +257,7 @@ const TicketRow = memo(function TicketRow({ ticket, selected, lng, yesterday, on
       <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
         <Group justify="space-between" wrap="nowrap" gap={6}>
           <Text size="sm" fw={unread ? 700 : 600} truncate="end" className={classes.rowName}>{name}</Text>
-          <Text size="xs" c={unread ? 'green.7' : 'dimmed'} fw={unread ? 600 : 400} style={{ flexShrink: 0 }}>{relativeTime(ticket.lastMessageAt, lng, yesterday)}</Text>
+          <Text size="xs" c={unread ? 'var(--tk-unread)' : 'dimmed'} fw={unread ? 600 : 400} style={{ flexShrink: 0 }}>{relativeTime(ticket.lastMessageAt, lng, yesterday)}</Text>
         </Group>
         <Group justify="space-between" wrap="nowrap" gap={6}>
           <Text size="xs" c={unread ? undefined : 'dimmed'} truncate="end" style={{ flex: 1, minWidth: 0 }}>{ticket.lastMessage || '\u00a0'}</Text>

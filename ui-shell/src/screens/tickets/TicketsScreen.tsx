@@ -1,4 +1,4 @@
-import { Box, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Box, Stack, Text, ThemeIcon, Title, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconMessages } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -11,6 +11,7 @@ import type { Message, Ticket } from './api.ts';
 import { applyMessage, applyTicket } from './live.ts';
 import { tenantSettingsQuery } from '../../shell/tenant-settings.ts';
 import { filtersAtom, statusTabAtom } from './state.ts';
+import { NotificationsBanner } from './NotificationsBanner.tsx';
 import { TicketList } from './TicketList.tsx';
 import classes from './tickets.module.css';
 import { OnFirstOpen } from '../../ui/deferred.tsx';
@@ -57,8 +58,11 @@ export default function TicketsScreen() {
 
   return (
     <Box className={classes.screen} data-testid="tickets-screen">
+      {/* The screen's title for screen readers; the list shows it visibly. */}
+      <VisuallyHidden component="h1">{t('tickets.title')}</VisuallyHidden>
       {showList && (
-        <Box className={classes.listCol} style={wide ? undefined : { width: '100%' }}>
+        <Box component="section" aria-label={t('a11y.ticketList')} className={classes.listCol} style={wide ? undefined : { width: '100%' }}>
+          <NotificationsBanner />
           <TicketList status={status} onStatus={setStatus} filters={filters} onFilters={setFilters} selectedId={selectedId} onNewTicket={() => setNewTicket(true)} />
         </Box>
       )}

@@ -76,6 +76,10 @@ export interface Message {
   mediaType: string | null;
   status: MessageStatus;
   failureReason: string | null;
+  /** The catalogue code of a failed send (e.g. ERR_SENDING_WAPP_MSG), beside the provider's reason. */
+  errorCode?: string | null;
+  /** Forwarded from another conversation (by an agent, or by the customer on WhatsApp). */
+  forwarded?: boolean;
   quotedMsgId: string | null;
   quotedMsg?: Partial<Message> | null;
   scheduleDate: string | null;
@@ -150,6 +154,8 @@ export const sendMessage = (ticketId: number, p: SendPayload, file?: File | Blob
 };
 export const editMessage = (id: string, body: string) => api.patch<Message>(`/messages/${id}`, { body });
 export const deleteMessage = (id: string) => api.delete<unknown>(`/messages/${id}`);
+/** `POST /messages/:id/retry`: sends a reply the provider refused once more (the same message). */
+export const retryMessage = (id: string) => api.post<Message>(`/messages/${id}/retry`, {}, { silent: true });
 export const reactMessage = (messageId: string, emoji: string) => api.post<unknown>('/messages/reactionMessage', { messageId, emoji });
 export const forwardMessages = (messages: string[], contact: number) => api.post<unknown>('/forward-messages', { messages, contact });
 export const searchMessages = (ticketId: number, searchParam: string) => api.get<Message[] | { messages: Message[] }>('/searchMessage', { query: { ticketId, searchParam } });

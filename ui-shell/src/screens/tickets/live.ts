@@ -111,7 +111,12 @@ function merge(old: Message, next: Message): Message {
 /** Adds or replaces a message in the open conversation caches of its ticket. */
 export function applyMessage(qc: QueryClient, message: Message): void {
   for (const [key, data] of qc.getQueriesData<InfiniteData<MessagesPage>>({ queryKey: ['tickets', 'messages', message.ticketId] })) {
-    if (!data?.pages.length) continue;
+    if (!data?.pages.length) {
+      // The conversation's first page is still on its way and may have been read before this message was
+      // written: ask again rather than lose it (the answer in flight is dropped).
+      if (qc.getQueryState(key)?.fetchStatus === 'fetching') void qc.invalidateQueries({ queryKey: key, exact: true });
+      continue;
+    }
     let replaced = false;
     const pages = data.pages.map((p) => {
       if (!p.messages.some((m) => m.id === message.id)) return p;

@@ -185,7 +185,14 @@ export function DataTable<T>(props: DataTableProps<T>) {
               onChange={(v) => v && onQueryChange({ ...query, pageSize: Number(v), page: 1 })}
             />
           </Group>
-          <Pagination size="sm" total={pages} value={Math.min(query.page, pages)} onChange={(page) => onQueryChange({ ...query, page })} />
+          <Pagination
+            size="sm"
+            total={pages}
+            value={Math.min(query.page, pages)}
+            onChange={(page) => onQueryChange({ ...query, page })}
+            getControlProps={(control) => ({ 'aria-label': t(`dataTable.${control}`) })}
+            getItemProps={(page) => ({ 'aria-label': t('dataTable.page', { page }) })}
+          />
         </Group>
       </Box>
     </Paper>

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, DateInputBR, errorMessage, isCpfOrCnpj, isEmail, maskCpfCnpj, notify } from '@atende/ui-shell/sdk';
 import { isPhoneWithCountry, useTags, useUsersLite } from '../shared.tsx';
+import { StateField } from '../../../ui/StateField.tsx';
 import { contactsKey, createContact, updateContact, type Contact, type ContactInput } from './api.ts';
 
 interface FormState {
@@ -136,7 +137,7 @@ export function ContactDrawer({ contact, opened, onClose }: { contact: Contact |
           <SimpleGrid cols={3} spacing="sm">
             <TextInput label={t('admin.contacts.fields.firstName')} value={f.firstName} onChange={(e) => set('firstName', e.currentTarget.value)} />
             <TextInput label={t('admin.contacts.fields.lastName')} value={f.lastName} onChange={(e) => set('lastName', e.currentTarget.value)} />
-            <TextInput label={t('admin.contacts.fields.state')} value={f.state} onChange={(e) => set('state', e.currentTarget.value)} maxLength={60} />
+            <StateField label={t('admin.contacts.fields.state')} value={f.state} onChange={(v) => set('state', v)} />
           </SimpleGrid>
           <TextInput label={t('admin.contacts.fields.businessName')} value={f.businessName} onChange={(e) => set('businessName', e.currentTarget.value)} />
           <MultiSelect label={t('admin.contacts.fields.tags')} data={tagOptions} value={f.tags} onChange={(v) => set('tags', v)} searchable clearable placeholder={f.tags.length ? undefined : t('admin.contacts.pickTags')} />

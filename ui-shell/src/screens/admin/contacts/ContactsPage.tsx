@@ -7,7 +7,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
-  ConfirmDialog, DataTable, EmptyState, PageHeader, errorMessage, formatDate, getSession, notify, useDataTableState, useRealtime,
+  ConfirmDialog, DataTable, EmptyState, PageHeader, errorMessage, formatDate, getSession, notify, useDataTableState, usePhoneFormat, useRealtime,
   type DataTableColumn,
 } from '@atende/ui-shell/sdk';
 import { TagBadge, downloadFile, useTags } from '../shared.tsx';
@@ -57,6 +57,7 @@ export default function ContactsPage() {
     }
   };
 
+  const phone = usePhoneFormat();
   const columns: DataTableColumn<Contact>[] = [
     {
       key: 'name', title: t('admin.contacts.fields.name'),
@@ -70,7 +71,7 @@ export default function ContactsPage() {
         </Group>
       ),
     },
-    { key: 'number', title: t('admin.contacts.fields.number'), width: 170, render: (c) => <Text size="sm" ff="monospace">{c.number ?? '—'}</Text> },
+    { key: 'number', title: t('admin.contacts.fields.number'), width: 190, render: (c) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{c.number ? phone(c.number) : '—'}</Text> },
     { key: 'email', title: t('admin.contacts.fields.email'), render: (c) => <Text size="sm" c={c.email ? undefined : 'dimmed'} truncate maw={220}>{c.email ?? '—'}</Text> },
     {
       key: 'tags', title: t('admin.contacts.fields.tags'),

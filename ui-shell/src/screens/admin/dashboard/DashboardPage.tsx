@@ -5,7 +5,7 @@ import { IconArrowsExchange, IconCircleCheck, IconClockHour4, IconMessageCircle,
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EmptyState, ErrorBox, PageHeader, api, useRealtime } from '@atende/ui-shell/sdk';
+import { EmptyState, ErrorBox, PageHeader, api, formatNumber, useRealtime } from '@atende/ui-shell/sdk';
 
 interface Stats {
   range: { from: string; to: string; tz: string; scope: 'tenant' | 'user' };
@@ -23,12 +23,12 @@ const STATUS_COLOR: Record<string, string> = { open: 'teal.6', pending: 'yellow.
 const RANGES = [7, 30, 90] as const;
 const localDay = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 
-function duration(seconds: number | null, t: (k: string, o?: Record<string, unknown>) => string): string {
+function duration(seconds: number | null, t: (k: string, o?: Record<string, unknown>) => string, lng: string): string {
   if (seconds === null) return '—';
   if (seconds < 60) return t('admin.dashboard.secs', { n: seconds });
   if (seconds < 3600) return t('admin.dashboard.mins', { n: Math.round(seconds / 60) });
   if (seconds < 86_400) return t('admin.dashboard.hours', { h: Math.floor(seconds / 3600), m: Math.round((seconds % 3600) / 60) });
-  return t('admin.dashboard.days', { n: (seconds / 86_400).toFixed(1) });
+  return t('admin.dashboard.days', { n: formatNumber(seconds / 86_400, lng, 1) });
 }
 
 function Kpi({ icon, color, label, value, hint }: { icon: ReactNode; color: string; label: string; value: ReactNode; hint?: ReactNode }) {
@@ -92,13 +92,13 @@ export default function DashboardPage() {
             <Kpi icon={<IconTicket size={20} />} color="blue" label={t('admin.dashboard.created')} value={d.totals.created} hint={t('admin.dashboard.inPeriod')} />
             <Kpi icon={<IconMessageCircle size={20} />} color="teal" label={t('admin.dashboard.openNow')} value={d.totals.open} hint={t('admin.dashboard.pendingNow', { n: d.totals.pending })} />
             <Kpi icon={<IconCircleCheck size={20} />} color="gray" label={t('admin.dashboard.closed')} value={d.totals.closed} hint={d.totals.created ? t('admin.dashboard.rate', { n: Math.round((d.totals.closed / d.totals.created) * 100) }) : undefined} />
-            <Kpi icon={<IconClockHour4 size={20} />} color="orange" label={t('admin.dashboard.firstResponse')} value={duration(d.firstResponseSeconds, t)} hint={t('admin.dashboard.average')} />
-            <Kpi icon={<IconClockHour4 size={20} />} color="violet" label={t('admin.dashboard.resolution')} value={duration(d.resolutionSeconds, t)} hint={t('admin.dashboard.average')} />
+            <Kpi icon={<IconClockHour4 size={20} />} color="orange" label={t('admin.dashboard.firstResponse')} value={duration(d.firstResponseSeconds, t, i18n.language)} hint={t('admin.dashboard.average')} />
+            <Kpi icon={<IconClockHour4 size={20} />} color="violet" label={t('admin.dashboard.resolution')} value={duration(d.resolutionSeconds, t, i18n.language)} hint={t('admin.dashboard.average')} />
             <Kpi
               icon={<IconStar size={20} />}
               color="yellow"
               label={t('admin.dashboard.rating')}
-              value={d.rating.average !== null ? d.rating.average.toFixed(1) : '—'}
+              value={d.rating.average !== null ? formatNumber(d.rating.average, i18n.language, 1) : '—'}
               hint={<Group gap={6}><Rating value={d.rating.average ?? 0} fractions={2} readOnly size="xs" count={5} /><span>{t('admin.dashboard.ratings', { n: d.rating.count })}</span></Group>}
             />
           </SimpleGrid>
@@ -167,7 +167,7 @@ export default function DashboardPage() {
                         <Table.Td><Text size="sm" fw={500} c={a.userId ? undefined : 'dimmed'}>{a.name ?? t('admin.panel.unassigned')}</Text></Table.Td>
                         <Table.Td ta="right">{a.count}</Table.Td>
                         <Table.Td ta="right">{a.closed}</Table.Td>
-                        <Table.Td ta="right">{a.rating !== null ? <Group gap={4} justify="flex-end"><IconStar size={12} color="var(--mantine-color-yellow-6)" />{a.rating.toFixed(1)}</Group> : '—'}</Table.Td>
+                        <Table.Td ta="right">{a.rating !== null ? <Group gap={4} justify="flex-end"><IconStar size={12} color="var(--mantine-color-yellow-6)" />{formatNumber(a.rating, i18n.language, 1)}</Group> : '—'}</Table.Td>
                       </Table.Tr>
                     ))}
                   </Table.Tbody>
