@@ -18,6 +18,7 @@ def diff(base, reg):
         elif base[k] != v: out[k] = v
     return out
 for reg, base in [('pt-br', 'pt'), ('en-gb', 'en'), ('en-us', 'en'), ('es-419', 'es')]:
+    out = diff(load(base), load(reg))
     with open(os.path.join(loc, reg + '.json'), 'w', encoding='utf8') as f:
-        json.dump(diff(load(base), load(reg)), f, ensure_ascii=False, indent=2)
+        json.dump(out, f, ensure_ascii=False, indent=2)
         f.write('\n')
