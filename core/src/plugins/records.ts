@@ -42,6 +42,11 @@ export class RecordExtensions {
     return (this.byKind.get(kind) ?? []).flatMap((r) => [...r.ext.fields]);
   }
 
+  /** The plugins that add fields to a kind of record, in registration order. */
+  plugins(kind: RecordKind): string[] {
+    return (this.byKind.get(kind) ?? []).map((r) => r.pluginId);
+  }
+
   /** Whether any plugin adds fields to this kind (the kernel skips the work otherwise). */
   has(kind: RecordKind): boolean {
     return !!this.byKind.get(kind)?.length;
