@@ -17,6 +17,9 @@ export const laneCreateBody = z.object({ name: laneName, position: position.opti
 export type LaneCreateInput = z.input<typeof laneCreateBody>;
 export const laneUpdateBody = z.object({ name: laneName.optional(), position: position.optional() }).strict();
 export const laneOrderBody = z.object({ ids: z.array(bodyId).min(1).max(500) }).strict();
+/** The lane forms (add, rename): a name. */
+export const laneForm = z.object({ name: laneName });
+export type LaneFormValues = z.input<typeof laneForm>;
 
 export const lane = z.object({ id: z.number().int(), name: z.string(), position: z.number().int(), createdAt: isoDate, updatedAt: isoDate });
 export type Lane = z.output<typeof lane>;

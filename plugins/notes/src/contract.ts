@@ -32,10 +32,10 @@ export type TicketChoice = z.output<typeof ticketChoice>;
 
 export const author = z.object({ id: z.number().int(), name: z.string() });
 
-/** The new-note form: a ticket and some text (the kernel's note message takes up to 65,536 characters). */
+/** The new-note form: a ticket and some text (at most 4000 characters, as the screen takes them). */
 export const noteForm = z.object({
   ticketId: z.string().nullable().refine((v) => v !== null && /^\d+$/.test(v), 'O campo atendimento é obrigatório'),
-  body: z.string().trim().min(1, 'O campo nota é obrigatório').max(65_536),
+  body: z.string().trim().min(1, 'O campo nota é obrigatório').max(4000),
 });
 export type NoteFormValues = z.input<typeof noteForm>;
 

@@ -13,9 +13,6 @@ export const historyQuery = z.object({ before: z.coerce.number().int().positive(
 /** An empty (or blank) message answers `ERR_INVALID_MESSAGE`. */
 export const messageBody = z.object({ body: z.string().max(4000).optional() }).strict();
 
-/** The composer's rule: something to send, at most 4000 characters. */
-export const composerForm = z.object({ body: z.string().trim().min(1).max(4000) });
-
 export const message = z.object({
   id: z.number().int(),
   fromUserId: z.number().int(),

@@ -5,6 +5,7 @@
 type Strings = Record<string, string>;
 
 const pt: Strings = {
+  menu: 'Chat interno',
   title: "Chat interno",
   back: "Voltar aos atendimentos",
   search: "Pesquisar conversa",
@@ -27,6 +28,7 @@ const pt: Strings = {
 };
 
 const en: Strings = {
+  menu: 'Internal chat',
   title: "Internal chat",
   back: "Back to tickets",
   search: "Search conversations",
@@ -49,6 +51,7 @@ const en: Strings = {
 };
 
 const es: Strings = {
+  menu: 'Chat interno',
   title: "Chat interno",
   back: "Volver a las atenciones",
   search: "Buscar conversación",
@@ -71,6 +74,7 @@ const es: Strings = {
 };
 
 const de: Strings = {
+  menu: 'Interner Chat',
   title: "Interner Chat",
   back: "Zurück zu den Tickets",
   search: "Gespräche suchen",
@@ -93,6 +97,7 @@ const de: Strings = {
 };
 
 const fr: Strings = {
+  menu: 'Chat interne',
   title: "Chat interne",
   back: "Retour aux tickets",
   search: "Rechercher une conversation",
@@ -115,6 +120,7 @@ const fr: Strings = {
 };
 
 const it: Strings = {
+  menu: 'Chat interna',
   title: "Chat interna",
   back: "Torna ai ticket",
   search: "Cerca conversazione",
@@ -137,6 +143,7 @@ const it: Strings = {
 };
 
 const pl: Strings = {
+  menu: 'Czat wewnętrzny',
   title: "Czat wewnętrzny",
   back: "Wróć do zgłoszeń",
   search: "Szukaj rozmowy",
@@ -159,6 +166,7 @@ const pl: Strings = {
 };
 
 const ru: Strings = {
+  menu: 'Внутренний чат',
   title: "Внутренний чат",
   back: "Назад к обращениям",
   search: "Поиск разговора",
