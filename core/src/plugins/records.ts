@@ -103,10 +103,10 @@ export class RecordExtensions {
   }
 
   /** Lets each plugin refuse the values of its fields (an `AppError`) before anything is written. */
-  async check(kind: RecordKind, tenantId: number, values: Record<string, unknown>): Promise<void> {
+  async check(kind: RecordKind, tenantId: number, values: Record<string, unknown>, id?: number): Promise<void> {
     for (const { pluginId, ext, mine } of this.owners(kind, values)) {
       if (!ext.check || !(await this.enablement.isEnabled(tenantId, pluginId))) continue;
-      await ext.check(tenantId, mine);
+      await ext.check(tenantId, mine, id);
     }
   }
 

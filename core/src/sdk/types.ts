@@ -265,9 +265,9 @@ export interface RecordExtension<F extends string = string> {
   load(tenantId: number, ids: number[]): Promise<Map<number, Partial<Record<F, unknown>>>>;
   /**
    * Refuses values a client may not store (throw an `AppError`), before the kernel writes anything:
-   * bad input changes nothing. Called with the fields present, for a new or an existing record.
+   * bad input changes nothing. Called with the fields present, and the record's id unless it is a new one.
    */
-  check?(tenantId: number, values: Partial<Record<F, unknown>>): Promise<void>;
+  check?(tenantId: number, values: Partial<Record<F, unknown>>, id?: number): Promise<void>;
   /** Stores the values a client sent for one record (only the fields present, already checked); omit when the fields are read-only. */
   save?(tenantId: number, id: number, values: Partial<Record<F, unknown>>): Promise<void>;
 }

@@ -81,9 +81,21 @@ export async function columnPage(
   return { cards: await cardsByIds(ctx, tenantId, page.map((x) => x.id)), nextCursor: hasMore && last ? encodeCursor(last.k, last.id) : null };
 }
 
-/** Cards per column for the whole board in one statement (the column headers' numbers); 0 is the column without lane or tag. */
+/** Cards per column for the whole board (the column headers' numbers); 0 is the column without lane or tag. */
 async function columnCounts(ctx: PluginContext, tenantId: number, view: View, search?: string): Promise<Map<number, number>> {
-  const filter = where([sql`c.tenant_id = ${tenantId}`, sql`NOT c.is_group`, searchOf(search)]);
+  const term = searchOf(search);
+  const filter = where([sql`c.tenant_id = ${tenantId}`, sql`NOT c.is_group`, term]);
+  if (view === 'lanes' && !term) {
+    // Without a search a lane's rows are its cards (groups hold none): count them apart from the
+    // contacts, side by side, instead of joining every contact of the tenant to its lane.
+    const [lanes, [all]] = await Promise.all([
+      ctx.query<{ id: number; n: number }>(sql`SELECT lane_id AS id, count(*)::int AS n FROM kanban_contact_lanes WHERE tenant_id = ${tenantId} GROUP BY 1`),
+      ctx.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM v_contacts c WHERE ${filter}`),
+    ]);
+    const out = new Map(lanes.map((x) => [x.id, x.n]));
+    out.set(0, all!.n - lanes.reduce((n, x) => n + x.n, 0));
+    return out;
+  }
   const rows =
     view === 'lanes'
       ? await ctx.query<{ id: number; n: number }>(

@@ -109,6 +109,19 @@ export const contract = defineContract({
         ru: 'Колонка с таким названием уже существует',
       },
     },
+    ERR_LANE_GROUP: {
+      status: 400,
+      text: {
+        pt: 'Grupos não entram no kanban: só contatos têm lane',
+        en: 'Groups are not on the kanban: only contacts have a lane',
+        es: 'Los grupos no entran en el kanban: solo los contactos tienen columna',
+        de: 'Gruppen stehen nicht im Kanban: nur Kontakte haben eine Spalte',
+        fr: 'Les groupes ne sont pas dans le kanban : seuls les contacts ont une colonne',
+        it: 'I gruppi non sono nel kanban: solo i contatti hanno una colonna',
+        pl: 'Grupy nie trafiają na kanban: kolumnę mają tylko kontakty',
+        ru: 'Группы не попадают в канбан: колонка есть только у контактов',
+      },
+    },
   },
   events: {
     'kanban.lanes_changed': z.object({ lanes: z.array(lane) }),

@@ -36,9 +36,11 @@ function registerContactLane(ctx: PluginContext) {
       return new Map(rows.map((r) => [r.contact_id, { kanban: r.lane_id }]));
     },
     // `PUT /api/contacts/:id {kanban}` names one of the tenant's lanes, or null; another tenant's lane is as unknown as a missing one.
-    async check(tenantId, { kanban }) {
+    // Cards are contacts, never groups (core.md §3), so a group holds no lane.
+    async check(tenantId, { kanban }, contactId) {
       if (kanban === null || kanban === undefined) return;
       if (!Number.isInteger(kanban) || !(await laneIdsOf(ctx, tenantId)).includes(kanban as number)) throw new AppError('ERR_NOT_FOUND');
+      if (contactId !== undefined && (await ctx.contacts.get(tenantId, contactId))?.isGroup) throw new AppError('ERR_LANE_GROUP');
     },
     async save(tenantId, contactId, { kanban }) {
       if (kanban === undefined) return;
@@ -48,7 +50,8 @@ function registerContactLane(ctx: PluginContext) {
       }
       await ctx
         .query(
-          sql`INSERT INTO kanban_contact_lanes (tenant_id, contact_id, lane_id) VALUES (${tenantId}, ${contactId}, ${kanban})
+          sql`INSERT INTO kanban_contact_lanes (tenant_id, contact_id, lane_id)
+              SELECT ${tenantId}, c.id, ${kanban} FROM v_contacts c WHERE c.tenant_id = ${tenantId} AND c.id = ${contactId} AND NOT c.is_group
               ON CONFLICT (tenant_id, contact_id) DO UPDATE SET lane_id = EXCLUDED.lane_id, updated_at = now()`,
         )
         .catch((err: unknown) => {
@@ -107,7 +110,8 @@ export default definePlugin({
     },
     {
       // The contact's lane, once the kernel's `contacts.kanban`: values retired by the kernel
-      // (v_retired_values) are copied when they name a lane of the contact's tenant.
+      // (v_retired_values) are copied when they name a lane of the contact's tenant. Only contacts
+      // that are not groups hold a lane (cards are contacts), so a lane's rows are its cards.
       name: '0002_contact_lanes',
       up: [
         `CREATE UNIQUE INDEX kanban_lanes_tenant_id_key ON kanban_lanes (tenant_id, id)`,
@@ -124,7 +128,7 @@ export default definePlugin({
         `INSERT INTO kanban_contact_lanes (tenant_id, contact_id, lane_id)
            SELECT r.tenant_id, r.record_id, l.id
              FROM v_retired_values r
-             JOIN v_contacts c ON c.tenant_id = r.tenant_id AND c.id = r.record_id
+             JOIN v_contacts c ON c.tenant_id = r.tenant_id AND c.id = r.record_id AND NOT c.is_group
              JOIN kanban_lanes l ON l.tenant_id = r.tenant_id AND l.id = (r.value #>> '{}')::int
             WHERE r.kind = 'contact' AND r.field = 'kanban' AND jsonb_typeof(r.value) = 'number'
            ON CONFLICT DO NOTHING`,

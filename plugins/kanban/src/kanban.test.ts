@@ -199,6 +199,11 @@ describe('the contact’s lane on the kernel’s records', () => {
     const after = (await t.app.inject({ method: 'GET', url: `/api/contacts/${c}`, headers: a.headers })).json();
     expect(after).toMatchObject({ name: 'Fernanda Reis', kanban: mine.id });
 
+    // A group is never a card.
+    const group = (await t.sql.query(`INSERT INTO contacts (tenant_id, name, is_group) VALUES ($1, 'Grupo Vendas', true) RETURNING id`, [a.tenantId])).rows[0].id;
+    const toGroup = await t.app.inject({ method: 'PUT', url: `/api/contacts/${group}`, headers: a.headers, payload: { kanban: mine.id } });
+    expect([toGroup.statusCode, toGroup.json()]).toEqual([400, { error: 'ERR_LANE_GROUP', message: 'Grupos não entram no kanban: só contatos têm lane' }]);
+
     const created = await t.app.inject({ method: 'POST', url: '/api/contacts', headers: a.headers, payload: { name: 'Gustavo Pires', kanban: mine.id } });
     expect(created.json().kanban).toBe(mine.id);
     expect((await t.app.inject({ method: 'PUT', url: `/api/contacts/${c}`, headers: a.headers, payload: { kanban: null } })).json().kanban).toBeNull();

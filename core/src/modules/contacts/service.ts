@@ -301,7 +301,7 @@ export async function updateContact(kernel: Kernel, em: EntityManager, actor: Ac
   const { tags, wallets, ...fields } = p;
   await assertTags(em, tags);
   await assertUsers(em, wallets);
-  await kernel.records.check('contact', actor.tenantId, values);
+  await kernel.records.check('contact', actor.tenantId, values, c.id);
   if (wallets && !isAdmin(actor.profile)) {
     // Reassigning the owners of a contact someone is attending right now is an admin's call (spec §5).
     const changed = !sameSet(wallets, await currentWallets(em, actor.tenantId, c.id));
