@@ -137,14 +137,16 @@ function parentOf(route: UiPluginRoute): { id: string; path: string } {
  */
 function patchRemoteRoutes(): NonNullable<Parameters<typeof createHashRouter>[1]>['patchRoutesOnNavigation'] {
   let mounted: PluginSnapshot | undefined;
-  return async ({ path, matches, patch }) => {
+  return async ({ path, matches, patch, signal }) => {
     if (!getSession()) return;
     const last = matches[matches.length - 1];
     const trim = (p: string) => p.replace(/\/+$/, '') || '/';
     // Nothing matched, only the catch-all did, or a shell layout matched part of the path (`/configuracoes` of `/configuracoes/motivos`).
     const unmatched = !last || last.route.id === NOT_FOUND_ID || trim(last.pathname) !== trim(path);
     const snapshot = unmatched ? await pluginsReady() : loadedPlugins();
-    if (!snapshot || snapshot === mounted) return;
+    // react-router drops the patches of a navigation that was replaced meanwhile (the user, or a
+    // redirect, went elsewhere while the remotes loaded): the next navigation mounts them instead.
+    if (!snapshot || snapshot === mounted || signal.aborted) return;
     mounted = snapshot;
     for (const { plugin, route } of snapshot.mounts) {
       const parent = parentOf(route);
