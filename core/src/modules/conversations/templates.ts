@@ -11,6 +11,8 @@ import type { TemplateFacts } from '../../sdk/types.ts';
  */
 export const TEMPLATE_VARIABLES = ['name', 'greeting', 'protocol', 'email', 'phoneNumber', 'user', 'userEmail', 'firstName', 'lastName', 'businessName'] as const;
 export type TemplateVariable = (typeof TEMPLATE_VARIABLES)[number];
+/** Variables of the spec whose values a plugin provides (`{{kanban}}`: the contact's lane); empty while none does. */
+export const PROVIDED_SPEC_VARIABLES = ['kanban'] as const;
 
 export interface TemplateContext {
   contact?: { name?: string | null; email?: string | null; number?: string | null; firstName?: string | null; lastName?: string | null; businessName?: string | null };
@@ -49,6 +51,7 @@ export function renderTemplate(template: string, ctx: TemplateContext): string {
   };
   return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, key: string) => {
     if (ctx.provided && Object.hasOwn(ctx.provided, key)) return ctx.provided[key]!;
+    if ((PROVIDED_SPEC_VARIABLES as readonly string[]).includes(key)) return '';
     if (!(TEMPLATE_VARIABLES as readonly string[]).includes(key)) return whole;
     if (ctx.birthday && BIRTHDAY_OMITS.has(key as TemplateVariable)) return '';
     return values[key as TemplateVariable];
