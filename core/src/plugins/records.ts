@@ -73,6 +73,36 @@ export class RecordExtensions {
     return out;
   }
 
+  /**
+   * `load` for records of several tenants (ids are unique across tenants): one `loadAcross` per
+   * plugin that offers it, else one `load` per plugin and tenant, side by side.
+   */
+  async loadMany(kind: RecordKind, keys: { tenantId: number; id: number }[]): Promise<Map<number, Record<string, unknown>>> {
+    const out = new Map<number, Record<string, unknown>>();
+    const list = this.byKind.get(kind);
+    if (!list?.length || !keys.length) return out;
+    for (const k of keys) out.set(k.id, Object.fromEntries(list.flatMap((r) => r.ext.fields.map((f) => [f, null]))));
+    const tenants = [...new Set(keys.map((k) => k.tenantId))];
+    await Promise.all(
+      list.map(async ({ pluginId, ext }) => {
+        const on = new Set((await Promise.all(tenants.map(async (t) => ((await this.enablement.isEnabled(t, pluginId)) ? t : undefined)))).filter((t) => t !== undefined));
+        const mine = keys.filter((k) => on.has(k.tenantId));
+        if (!mine.length) return;
+        const parts = ext.loadAcross
+          ? [await ext.loadAcross(mine)]
+          : await Promise.all([...on].map((t) => ext.load(t, mine.filter((k) => k.tenantId === t).map((k) => k.id))));
+        for (const values of parts) {
+          for (const [id, v] of values) {
+            const row = out.get(id);
+            if (!row) continue;
+            for (const f of ext.fields) if (v[f] !== undefined) row[f] = v[f];
+          }
+        }
+      }),
+    );
+    return out;
+  }
+
   /** Sets the plugins' fields on records of one tenant, in place (`idOf` names the record's id; by default its `id`). */
   async apply<T extends object>(kind: RecordKind, tenantId: number, records: T[], idOf: (r: T) => number = (r) => (r as { id: number }).id): Promise<T[]> {
     if (!this.has(kind) || !records.length) return records;

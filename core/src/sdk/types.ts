@@ -264,6 +264,12 @@ export interface RecordExtension<F extends string = string> {
   /** Values by record id for those of `ids` that have any (a missing id or field answers `null`). */
   load(tenantId: number, ids: number[]): Promise<Map<number, Partial<Record<F, unknown>>>>;
   /**
+   * Optional, for hot paths that serialise records of many tenants at once (the events of an
+   * ingest batch): the same as `load` for every pair in one query instead of one per tenant.
+   * Record ids are unique across tenants; match each id with its tenant all the same.
+   */
+  loadAcross?(keys: { tenantId: number; id: number }[]): Promise<Map<number, Partial<Record<F, unknown>>>>;
+  /**
    * Refuses values a client may not store (throw an `AppError`), before the kernel writes anything:
    * bad input changes nothing. Called with the fields present, and the record's id unless it is a new one.
    */

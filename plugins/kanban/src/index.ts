@@ -72,6 +72,15 @@ function registerContactLane(ctx: PluginContext) {
       );
       return new Map(rows.map((r) => [r.id, { kanban: r.lane_id }]));
     },
+    // The events of an ingest batch carry tickets of many tenants: one query for all of them.
+    async loadAcross(keys) {
+      const rows = await ctx.query<{ id: number; lane_id: number }>(
+        sql`SELECT t.id, l.lane_id FROM unnest(${keys.map((k) => k.tenantId)}::int[], ${keys.map((k) => k.id)}::int[]) AS k(tenant_id, id)
+              JOIN v_tickets t ON t.tenant_id = k.tenant_id AND t.id = k.id
+              JOIN kanban_contact_lanes l ON l.tenant_id = t.tenant_id AND l.contact_id = t.contact_id`,
+      );
+      return new Map(rows.map((r) => [r.id, { kanban: r.lane_id }]));
+    },
   });
 
   // `{{kanban}}` names the contact's lane; birthday messages leave it empty (core.md §3).

@@ -1,3 +1,4 @@
+import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '@atende/core/testing';
 
@@ -222,6 +223,26 @@ describe('the contact’s lane on the kernel’s records', () => {
     expect(page.tickets.find((x: { id: number }) => x.id === tk.id).kanban).toBe(l.id);
     const reply = await t.app.inject({ method: 'POST', url: `/api/messages/${tk.id}`, headers: a.headers, payload: { body: 'Você está na etapa {{kanban}}.' } });
     expect(reply.json().body).toBe('Você está na etapa Pós-venda.');
+  });
+
+  it('the ticket in the events of an inbound message carries the contact’s lane', async () => {
+    const a = await t.loginAs('admin');
+    const l = await lane(a, 'Recorrente');
+    const ch = (await t.app.inject({ method: 'POST', url: '/api/channels', headers: a.headers, payload: { type: 'sandbox', name: 'Canal' } })).json();
+    const secret = (await t.app.inject({ method: 'GET', url: `/api/plugins/channel-sandbox/channels/${ch.id}/secret`, headers: a.headers })).json().secret as string;
+    const inbound = (body: string) => {
+      const raw = JSON.stringify({ id: randomUUID(), from: { id: 'cliente-lane', name: 'Lara Teles' }, body });
+      const signature = `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
+      return t.app.inject({ method: 'POST', url: `/api/plugins/channel-sandbox/webhook/${ch.id}`, headers: { 'content-type': 'application/json', 'x-sandbox-signature': signature }, payload: raw });
+    };
+    const first = (await inbound('oi')).json();
+    const contactId = (await t.app.inject({ method: 'GET', url: `/api/tickets/${first.ticketId}`, headers: a.headers })).json().contactId;
+    await call(a, 'PUT', `/cards/${contactId}/lane`, { laneId: l.id });
+    const socket = await t.openSocket(a.token);
+    await inbound('tudo bem?');
+    const frame = await socket.next((f) => f.event === 'message.created' && f.data.message.body === 'tudo bem?');
+    expect(frame.data.ticket).toMatchObject({ id: first.ticketId, kanban: l.id });
+    await socket.close();
   });
 
   it('merging contacts keeps the kept contact’s lane, or takes the merged one’s', async () => {

@@ -64,17 +64,11 @@ export async function loadTicket(kernel: Kernel, tenantId: number, ticketId: num
   return (await withPluginFields(kernel, r.rows))[0];
 }
 
-/** Loads the fields plugins keep for these tickets (one query per plugin and tenant) into each row's `ext`. */
+/** Loads the fields plugins keep for these tickets (of one or many tenants: one query per plugin) into each row's `ext`. */
 export async function withPluginFields(kernel: Kernel, rows: TicketRow[]): Promise<TicketRow[]> {
   if (!rows.length || !kernel.records.has('ticket')) return rows;
-  const byTenant = new Map<number, TicketRow[]>();
-  for (const t of rows) byTenant.set(t.tenant_id, [...(byTenant.get(t.tenant_id) ?? []), t]);
-  await Promise.all(
-    [...byTenant].map(async ([tenantId, list]) => {
-      const values = await kernel.records.load('ticket', tenantId, list.map((t) => t.id));
-      for (const t of list) t.ext = values.get(t.id);
-    }),
-  );
+  const values = await kernel.records.loadMany('ticket', rows.map((t) => ({ tenantId: t.tenant_id, id: t.id })));
+  for (const t of rows) t.ext = values.get(t.id);
   return rows;
 }
 
