@@ -14,7 +14,7 @@ import { RouteError } from './layout/RouteError.tsx';
 import { LAYOUTS, MAIN_ROUTES, PUBLIC_ROUTES, ROOT_ROUTE, STANDALONE_ROUTES, type RouteDef, type ScreenLoader } from './routes.tsx';
 import { AccessDenied } from './screens/AccessDenied.tsx';
 import { NotFound } from './screens/NotFound.tsx';
-import { guardLoader, rootRedirect, type GuardResult } from './shell/guard.ts';
+import { deniedElsewhere, guardLoader, rootRedirect, type GuardResult } from './shell/guard.ts';
 import { loadedPlugins, pluginsReady, type PluginSnapshot } from './shell/plugins.ts';
 import { withTimeout } from './shell/timeout.ts';
 
@@ -166,8 +166,11 @@ const notFoundLoader: LoaderFunction = async ({ request }) => {
   const session = getSession();
   if (!session) return null;
   const path = new URL(request.url).hash.replace(/^#/, '').split('?')[0] || '/';
-  if (path !== homePathFor(session.profile)) return null;
   const access = await queryClient.ensureQueryData(accessQuery);
+  // A remote is not offered to who may not use its menu, so its screens are unknown here; the server's route map still guards them.
+  const denied = deniedElsewhere(path, access);
+  if (denied) return denied;
+  if (path !== homePathFor(session.profile)) return null;
   await pluginsReady();
   const first = firstMenuPath(access, session.profile, atendeStore.get(uiPluginsAtom).plugins);
   return first && first !== path ? redirect(first) : null;
