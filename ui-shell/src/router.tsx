@@ -165,7 +165,8 @@ const NOT_FOUND_ID = 'not-found';
 const notFoundLoader: LoaderFunction = async ({ request }) => {
   const session = getSession();
   if (!session) return null;
-  const path = new URL(request.url).hash.replace(/^#/, '').split('?')[0] || '/';
+  // The hash router hands loaders the route's path as the URL's path (the hash is not part of it).
+  const path = new URL(request.url).pathname || '/';
   const access = await queryClient.ensureQueryData(accessQuery);
   // A remote is not offered to who may not use its menu, so its screens are unknown here; the server's route map still guards them.
   const denied = deniedElsewhere(path, access);
