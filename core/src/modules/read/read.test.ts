@@ -1,35 +1,40 @@
-/**
- * The kernel's read surface ([K4]): the indexes behind the notes and protocols
- * lists are the kernel's, also on installs where those plugins had created
- * them on the kernel's tables before.
- */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/index.ts';
+import { readServices } from './index.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({
-    plugins: [],
-    upgrade: {
-      pending: ['core:read/0003_list_indexes'],
-      async seed(sql) {
-        // What notes' and protocols' 0001_init created before [K4].
-        await sql.query(`CREATE INDEX notes_messages_idx ON messages (tenant_id, id DESC) WHERE is_note AND deleted_at IS NULL`);
-        await sql.query(`CREATE INDEX protocols_tickets_idx ON tickets (tenant_id, id DESC) WHERE protocol IS NOT NULL`);
-      },
-    },
-  });
-}, 180_000);
+  t = await createTestApp({ plugins: [] });
+}, 60_000);
 afterAll(async () => {
   await t?.close();
 });
 
-it('takes over the list indexes plugins had created on its tables, under its own names', async () => {
-  const r = await t.sql.query<{ indexname: string; tablename: string }>(
-    `SELECT indexname, tablename FROM pg_indexes WHERE indexname IN ('notes_messages_idx', 'protocols_tickets_idx', 'messages_notes_idx', 'tickets_protocol_list_idx') ORDER BY indexname`,
-  );
-  expect(r.rows).toEqual([
-    { indexname: 'messages_notes_idx', tablename: 'messages' },
-    { indexname: 'tickets_protocol_list_idx', tablename: 'tickets' },
-  ]);
+it('read services answer only the asking tenant’s rows, never secrets', async () => {
+  const read = readServices(t.app.kernel.db.pool);
+  const a = await t.loginAs('admin');
+  const b = await t.loginAs('admin');
+  const agent = await t.loginAs('user', a.tenantId);
+  const users = await read.users.list(a.tenantId);
+  expect(users.map((u) => u.id).sort()).toEqual([a.id, agent.id].sort());
+  expect(Object.keys(users[0]!).sort()).toEqual(['active', 'email', 'id', 'isOnline', 'name', 'profile']);
+  expect(await read.users.get(a.tenantId, b.id)).toBeUndefined();
+  expect(await read.users.list(a.tenantId, { ids: [b.id, agent.id] })).toHaveLength(1);
+
+  const contact = (await t.app.inject({ method: 'POST', url: '/api/contacts', headers: a.headers, payload: { name: 'Ana', number: '5511987650001' } })).json();
+  expect((await read.contacts.get(a.tenantId, contact.id))?.name).toBe('Ana');
+  expect(await read.contacts.get(b.tenantId, contact.id)).toBeUndefined();
+  expect(await read.contacts.list(b.tenantId, [contact.id])).toEqual([]);
+  expect((await read.tenants.get(a.tenantId))?.id).toBe(a.tenantId);
+});
+
+it('the read-only views leave out password hashes and channel credentials', async () => {
+  const cols = async (view: string) => (await t.sql.query<{ column_name: string }>(`SELECT column_name FROM information_schema.columns WHERE table_name = $1`, [view])).rows.map((r) => r.column_name);
+  expect(await cols('v_users')).not.toContain('password_hash');
+  expect(await cols('v_users')).not.toContain('token_version');
+  expect(await cols('v_channels')).not.toContain('secrets');
+  expect(await cols('v_tenants')).not.toContain('asaas_token');
+  for (const v of ['v_tenants', 'v_users', 'v_queues', 'v_tags', 'v_channels', 'v_contacts', 'v_contact_tags', 'v_contact_wallets', 'v_tickets', 'v_messages']) {
+    expect((await cols(v)).length, v).toBeGreaterThan(0);
+  }
 });
