@@ -105,7 +105,8 @@ export default defineConfig([
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
       // Used for typed declaration merging with Fastify and for `declare module` blocks.
       '@typescript-eslint/no-namespace': 'off',
-      // A plugin contract merges its events and codes into the install's maps: `interface AtendeEvents extends EventsOf<typeof contract> {}`.
+      // A plugin contract merges its events and error codes into the install's maps with an empty
+      // `interface AtendeEvents extends EventsOf<typeof contract> {}` (docs/plugin-authoring.md).
       '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
       // Empty catch blocks carry a comment saying why the error is irrelevant.
       'no-empty': ['error', { allowEmptyCatch: true }],

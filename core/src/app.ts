@@ -25,6 +25,7 @@ import { RealtimeHub } from './realtime/hub.ts';
 import { OFFLINE_GRACE_MS, Presence } from './realtime/presence.ts';
 import { discoverPlugins } from './plugins/discover.ts';
 import { PluginEnablement } from './plugins/enablement.ts';
+import { RecordExtensions } from './plugins/records.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { installAuth } from './http/auth.ts';
 import { AppError } from './errors.ts';
@@ -187,6 +188,7 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
     }),
     hooks: { afterInbound: new HookList(logger, 'afterInbound') },
     templateProviders: new Map(),
+    records: new RecordExtensions(enablement),
     routes: [],
     onClose: [],
     state: { shuttingDown: false, startedAt: Date.now() },

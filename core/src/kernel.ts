@@ -11,6 +11,8 @@ import type { ChannelAdapter } from './sdk/channel.ts';
 import type { LocalMediaStore } from './storage/local.ts';
 import type { ClusterPort } from './events/cluster.ts';
 import type { OutboundGuard } from './net/outbound.ts';
+import type { RecordExtensions } from './plugins/records.ts';
+import type { TemplateProvider } from './modules/conversations/templates.ts';
 
 /** An ordered list of async hooks; one failing hook is logged and does not stop the others. */
 export class HookList<T> {
@@ -67,8 +69,10 @@ export interface Kernel {
   /** The one guarded client for destinations a tenant can influence (docs/security.md). */
   outbound: OutboundGuard;
   hooks: { afterInbound: HookList<AfterInbound> };
-  /** Values of template variables that live in plugin tables (`kanban`), registered through `ctx.templates.provide`. */
-  templateProviders: Map<string, (facts: { tenantId: number; contactId: number | null; kanban: number | null }) => Promise<string | null | undefined> | string | null | undefined>;
+  /** Template variables whose values live in plugin tables (`{{kanban}}`), registered through `ctx.templates.provide`. */
+  templateProviders: Map<string, { pluginId: string; provide: TemplateProvider }>;
+  /** Fields plugins add to kernel records (`ctx.records.extend`), applied wherever the kernel serialises those records. */
+  records: RecordExtensions;
   /** Every route as registered (method, url, access config, schema): the R1/R2 suites and the API docs read it. */
   routes: { method: string; url: string; access?: RouteAccess; pluginId?: string; schema?: Record<string, unknown>; websocket?: boolean }[];
   /** Hooks run by graceful shutdown, in order. */

@@ -116,7 +116,10 @@ run('agent tools in the browser', () => {
     await expect.poll(() => unassignedB.getByLabel('Ana Souza', { exact: true }).count(), { timeout: 10_000 }).toBe(0);
     await expect.poll(() => laneB.getAttribute('aria-label')).toBe('Negociação (1)');
     await expect.poll(() => unassignedB.getAttribute('aria-label')).toBe('Sem lane (4)');
-    const stored = await t.sql.query(`SELECT k.name FROM contacts c JOIN kanban_lanes k ON k.id = c.kanban WHERE c.tenant_id = $1 AND c.name = 'Ana Souza'`, [admin.tenantId]);
+    const stored = await t.sql.query(
+      `SELECT k.name FROM contacts c JOIN kanban_contact_lanes l ON l.contact_id = c.id JOIN kanban_lanes k ON k.id = l.lane_id WHERE c.tenant_id = $1 AND c.name = 'Ana Souza'`,
+      [admin.tenantId],
+    );
     expect(stored.rows[0].name).toBe('Negociação');
     await shot(b, 'kanban-live-b');
 

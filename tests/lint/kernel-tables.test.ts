@@ -11,7 +11,7 @@ const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const KERNEL_TABLES = [
   'tenants', 'tenant_plugins', 'settings', 'plans', 'users', 'sessions', 'refresh_tokens', 'queues', 'tags', 'quick_messages',
   'contacts', 'contact_tags', 'contact_wallets', 'contact_identities', 'channels', 'tickets', 'ticket_logs', 'messages',
-  'message_sends', 'bulk_batches', 'bulk_recipients', 'channel_sessions', 'channel_auth_state',
+  'message_sends', 'bulk_batches', 'bulk_recipients', 'channel_sessions', 'channel_auth_state', 'retired_values',
 ];
 const SQL_REF = new RegExp(String.raw`\b(FROM|JOIN|UPDATE|INTO|ON|TABLE|REFERENCES)\s+(${KERNEL_TABLES.join('|')})\b(?!\s*\()`, 'gi');
 

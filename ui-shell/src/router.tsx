@@ -14,7 +14,7 @@ import { RouteError } from './layout/RouteError.tsx';
 import { LAYOUTS, MAIN_ROUTES, PUBLIC_ROUTES, ROOT_ROUTE, STANDALONE_ROUTES, type RouteDef, type ScreenLoader } from './routes.tsx';
 import { AccessDenied } from './screens/AccessDenied.tsx';
 import { NotFound } from './screens/NotFound.tsx';
-import { guardLoader, rootRedirect, type GuardResult } from './shell/guard.ts';
+import { deniedElsewhere, guardLoader, rootRedirect, type GuardResult } from './shell/guard.ts';
 import { loadedPlugins, pluginsReady, type PluginSnapshot } from './shell/plugins.ts';
 import { withTimeout } from './shell/timeout.ts';
 
@@ -137,14 +137,16 @@ function parentOf(route: UiPluginRoute): { id: string; path: string } {
  */
 function patchRemoteRoutes(): NonNullable<Parameters<typeof createHashRouter>[1]>['patchRoutesOnNavigation'] {
   let mounted: PluginSnapshot | undefined;
-  return async ({ path, matches, patch }) => {
+  return async ({ path, matches, patch, signal }) => {
     if (!getSession()) return;
     const last = matches[matches.length - 1];
     const trim = (p: string) => p.replace(/\/+$/, '') || '/';
     // Nothing matched, only the catch-all did, or a shell layout matched part of the path (`/configuracoes` of `/configuracoes/motivos`).
     const unmatched = !last || last.route.id === NOT_FOUND_ID || trim(last.pathname) !== trim(path);
     const snapshot = unmatched ? await pluginsReady() : loadedPlugins();
-    if (!snapshot || snapshot === mounted) return;
+    // react-router drops the patches of a navigation that was replaced meanwhile (the user, or a
+    // redirect, went elsewhere while the remotes loaded): the next navigation mounts them instead.
+    if (!snapshot || snapshot === mounted || signal.aborted) return;
     mounted = snapshot;
     for (const { plugin, route } of snapshot.mounts) {
       const parent = parentOf(route);
@@ -163,9 +165,13 @@ const NOT_FOUND_ID = 'not-found';
 const notFoundLoader: LoaderFunction = async ({ request }) => {
   const session = getSession();
   if (!session) return null;
-  const path = new URL(request.url).hash.replace(/^#/, '').split('?')[0] || '/';
-  if (path !== homePathFor(session.profile)) return null;
+  // The hash router hands loaders the route's path as the URL's path (the hash is not part of it).
+  const path = new URL(request.url).pathname || '/';
   const access = await queryClient.ensureQueryData(accessQuery);
+  // A remote is not offered to who may not use its menu, so its screens are unknown here; the server's route map still guards them.
+  const denied = deniedElsewhere(path, access);
+  if (denied) return denied;
+  if (path !== homePathFor(session.profile)) return null;
   await pluginsReady();
   const first = firstMenuPath(access, session.profile, atendeStore.get(uiPluginsAtom).plugins);
   return first && first !== path ? redirect(first) : null;

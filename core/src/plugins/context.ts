@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kernel } from '../kernel.ts';
-import type { PluginContext, PluginDefinition } from '../sdk/types.ts';
+import type { PluginContext, PluginDefinition, RecordExtension } from '../sdk/types.ts';
 import { AppError, registerPluginErrors } from '../errors.ts';
 import { ingestInbound, applyAck } from '../modules/conversations/ingest.ts';
 import { findChannel, setChannelStatus, channelRuntime } from '../modules/conversations/channels.ts';
@@ -8,7 +8,7 @@ import { authState, channelSessions } from '../modules/channels/sessions.ts';
 import { agentTools } from '../modules/conversations/agent-tools.ts';
 import { bulkSendFor } from '../modules/bulk/service.ts';
 import { updateContact } from '../modules/contacts/service.ts';
-import { renderFor } from '../modules/conversations/templates.ts';
+import { TEMPLATE_VARIABLES, renderFor } from '../modules/conversations/templates.ts';
 import { readServices } from '../modules/read/index.ts';
 
 /**
@@ -137,7 +137,11 @@ export function makePluginContext(http: FastifyInstance, api: FastifyInstance, k
     bulkSend: bulkSendFor(kernel, def.id),
     contacts: {
       ...read.contacts,
-      update: (actor, contactId, patch) => updateContact(kernel, kernel.db.forTenant(actor.tenantId), actor, contactId, patch, 'dmy'),
+      update: (actor, contactId, { fields, ...own }) => {
+        // Only plugin fields pass through `fields`: the kernel's own columns change through their named options.
+        const { values } = kernel.records.split('contact', fields ?? {});
+        return updateContact(kernel, kernel.db.forTenant(actor.tenantId), actor, contactId, { ...own, ...values }, 'dmy');
+      },
     },
     users: read.users,
     tenants: read.tenants,
@@ -145,7 +149,20 @@ export function makePluginContext(http: FastifyInstance, api: FastifyInstance, k
     tickets: read.tickets,
     templates: {
       render: (tenantId, template, target) => renderFor(kernel.db.pool, tenantId, template, target, kernel.templateProviders),
-      provide: (variable, provider) => void kernel.templateProviders.set(variable, provider),
+      provide: (variable, provider) => {
+        if (!/^[a-zA-Z][a-zA-Z0-9_]*$/.test(variable)) throw new Error(`plugin ${def.id}: template variable "${variable}" must be a plain name`);
+        if ((TEMPLATE_VARIABLES as readonly string[]).includes(variable)) throw new Error(`plugin ${def.id}: template variable "${variable}" is the kernel's`);
+        const owner = kernel.templateProviders.get(variable)?.pluginId;
+        if (owner) throw new Error(`plugin ${def.id}: template variable "${variable}" is already provided by plugin ${owner}`);
+        // A tenant with the plugin off gets the variable empty, as if the value were unknown.
+        kernel.templateProviders.set(variable, {
+          pluginId: def.id,
+          provide: async (facts) => ((await kernel.enablement.isEnabled(facts.tenantId, def.id)) ? provider(facts) : ''),
+        });
+      },
+    },
+    records: {
+      extend: (kind, ext) => kernel.records.extend(def.id, kind, ext as RecordExtension),
     },
   };
 }

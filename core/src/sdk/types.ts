@@ -202,7 +202,7 @@ export interface PluginContext {
   agentTools: AgentToolsPort;
   /** Paced bulk sends through a channel (campaigns, mass sends, birthdays); batches are this plugin's own. */
   bulkSend: BulkSendPort;
-  /** The kernel's contact changes a plugin may make (kanban lane, wallets, tags); each publishes `contact.updated`. */
+  /** The kernel's contact changes a plugin may make (wallets, tags, plugin fields); each publishes `contact.updated`. */
   contacts: ContactsPort;
   /** Read services for kernel data (the stable surface; for joins at volume, the `v_*` views of docs/architecture.md). */
   users: UsersReadPort;
@@ -210,6 +210,8 @@ export interface PluginContext {
   queues: QueuesReadPort;
   tickets: TicketsReadPort;
   templates: TemplatesPort;
+  /** Fields this plugin adds to kernel records (a contact's `kanban` lane): docs/plugin-authoring.md "Fields on kernel records". */
+  records: RecordsPort;
   /**
    * The guarded client for every destination a tenant can influence (base URLs, media URLs a
    * provider hands out, webhooks, SMTP): private, loopback and link-local addresses are refused
@@ -226,8 +228,59 @@ export interface TemplatesPort {
    * `birthday: true` leaves protocol, kanban and user empty, as the spec says for birthday messages.
    */
   render(tenantId: number, template: string, target: { ticketId?: number | null; contactId?: number | null; userId?: number | null; birthday?: boolean; now?: Date }): Promise<string>;
-  /** Supplies a variable whose value lives in the plugin's tables (the kanban plugin names the contact's lane for `{{kanban}}`). */
-  provide(variable: 'kanban', provider: (facts: { tenantId: number; contactId: number | null; kanban: number | null }) => Promise<string | null | undefined> | string | null | undefined): void;
+  /**
+   * Supplies a variable whose value lives in the plugin's tables (the kanban plugin names the contact's lane for
+   * `{{kanban}}`). The name must be new to the install (not the kernel's nor another plugin's: boot stops otherwise);
+   * while the plugin is off for a tenant the variable renders empty there.
+   */
+  provide(variable: string, provider: (facts: TemplateFacts) => Promise<string | null | undefined> | string | null | undefined): void;
+}
+
+/** What a template variable's provider gets to work out its value. */
+export interface TemplateFacts {
+  tenantId: number;
+  /** The contact the message goes to (the ticket's, or the one rendered for). */
+  contactId: number | null;
+  ticketId: number | null;
+  /** The user who sends, or the ticket's agent. */
+  userId: number | null;
+  /** A birthday message: the spec leaves protocol, kanban and user empty there (core.md §3). */
+  birthday: boolean;
+}
+
+/** Kernel records a plugin can add fields to. For `tenant` records the record id is the tenant id. */
+export type RecordKind = 'contact' | 'ticket' | 'channel' | 'tenant';
+
+/**
+ * A plugin's fields on one kind of kernel record, stored in the plugin's own
+ * tables. The kernel calls `load` wherever it serialises that kind of record
+ * (once per page or event, with every id of it), and `check` then `save` when a
+ * kernel route receives the fields (`PUT /api/contacts/:id {kanban}`): `check`
+ * before the kernel writes, `save` after it stored its own part.
+ */
+export interface RecordExtension<F extends string = string> {
+  /** The fields, as the API names them (camelCase); each belongs to one plugin per kind. */
+  fields: readonly F[];
+  /** Values by record id for those of `ids` that have any (a missing id or field answers `null`). */
+  load(tenantId: number, ids: number[]): Promise<Map<number, Partial<Record<F, unknown>>>>;
+  /**
+   * Optional, for hot paths that serialise records of many tenants at once (the events of an
+   * ingest batch): the same as `load` for every pair in one query instead of one per tenant.
+   * Record ids are unique across tenants; match each id with its tenant all the same.
+   */
+  loadAcross?(keys: { tenantId: number; id: number }[]): Promise<Map<number, Partial<Record<F, unknown>>>>;
+  /**
+   * Refuses values a client may not store (throw an `AppError`), before the kernel writes anything:
+   * bad input changes nothing. Called with the fields present, and the record's id unless it is a new one.
+   */
+  check?(tenantId: number, values: Partial<Record<F, unknown>>, id?: number): Promise<void>;
+  /** Stores the values a client sent for one record (only the fields present, already checked); omit when the fields are read-only. */
+  save?(tenantId: number, id: number, values: Partial<Record<F, unknown>>): Promise<void>;
+}
+
+export interface RecordsPort {
+  /** Declares fields on a kind of kernel record; call it in `register`. A field already claimed stops boot. */
+  extend<F extends string>(kind: RecordKind, ext: RecordExtension<F>): void;
 }
 
 export interface AfterInboundEvent {
@@ -313,8 +366,6 @@ export interface ContactSummary {
   email: string | null;
   profilePicUrl: string | null;
   isGroup: boolean;
-  /** The contact's kanban lane (moving to the kanban plugin's own table). */
-  kanban?: number | null;
   tags: { id: number; name: string; color: string }[];
   wallets: { id: number; name: string }[];
   updatedAt: string;
@@ -386,9 +437,10 @@ export interface ContactsPort {
    * Changes some fields of one contact of the actor's tenant, with the same
    * checks as `PUT /api/contacts/:id` (unknown contact → ERR_NO_CONTACT_FOUND,
    * another tenant's tag or user → not found), and publishes `contact.updated`.
-   * `kanban` is stored as given: the plugin owning lanes validates it.
+   * `fields` are plugin fields on the contact (`ctx.records.extend('contact')`),
+   * handed to their owner's `save` as given: the owning plugin validates them.
    */
-  update(actor: ContactActor, contactId: number, patch: { kanban?: number | null; wallets?: number[]; tags?: number[] }): Promise<ContactSummary>;
+  update(actor: ContactActor, contactId: number, patch: { wallets?: number[]; tags?: number[]; fields?: Record<string, unknown> }): Promise<ContactSummary>;
 }
 
 /** The kernel's message pipeline, for channel plugins. */

@@ -32,6 +32,12 @@ export interface TestAppOptions {
   workers?: boolean;
   /** Start with the install's terms of use accepted by the superadmin (default true; only terms tests need false). */
   termsAccepted?: boolean;
+  /**
+   * Starts from an older install instead of the migrated template, to test an upgrade: every migration but
+   * `pending` (`core:<module>/<name>` or `plugin:<id>/<name>`) is applied to an empty database, `seed` fills it
+   * as that install would be, and the app applies the pending ones when it starts, as an upgrade does.
+   */
+  upgrade?: { pending: string[]; seed(sql: pg.Pool): Promise<void> };
 }
 
 export interface TestUser {
@@ -159,11 +165,35 @@ async function cloneDatabase(): Promise<string> {
   return name;
 }
 
+/** A database at an older schema (see `TestAppOptions.upgrade`), named like the cloned ones so the teardown drops it. */
+async function olderDatabase(upgrade: NonNullable<TestAppOptions['upgrade']>): Promise<string> {
+  const plan = migrationPlan(await discoverPlugins(ROOT_DIR));
+  const known = new Set(plan.flatMap((m) => m.migrations.map((x) => `${m.module}/${x.name}`)));
+  const unknown = upgrade.pending.filter((k) => !known.has(k));
+  if (unknown.length) throw new Error(`upgrade: no migration ${unknown.join(', ')}`);
+  const older = plan.map((m) => ({ ...m, migrations: m.migrations.filter((x) => !upgrade.pending.includes(`${m.module}/${x.name}`)) }));
+  const name = `atende_t_${process.env.ATENDE_TEST_RUN ?? '0'}_${process.pid}_${randomUUID().slice(0, 8)}`;
+  const admin = new pg.Client({ connectionString: adminUrl() });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const pool = new pg.Pool({ connectionString: dbUrl(name), max: 2 });
+  try {
+    await runMigrations(pool, older);
+    await upgrade.seed(pool);
+  } finally {
+    await pool.end();
+  }
+  return name;
+}
 
 let userSeq = 0;
 
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
-  const dbName = await cloneDatabase();
+  const dbName = opts.upgrade ? await olderDatabase(opts.upgrade) : await cloneDatabase();
   const databaseUrl = dbUrl(dbName);
   const useRedis = opts.redis !== false && !!env.REDIS_URL;
   const config: AtendeConfig = {

@@ -1,3 +1,4 @@
+import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '@atende/core/testing';
 
@@ -51,8 +52,10 @@ describe('lanes', () => {
   it('refuses a duplicate or empty name, an incomplete order and an agent editing lanes, with catalogue codes', async () => {
     await lane(admin, 'Suporte');
     const dup = await call(admin, 'POST', '/lanes', { name: 'suporte' });
-    expect(dup.statusCode).toBe(400);
-    expect(dup.json()).toMatchObject({ error: 'ERR_VALIDATION', message: expect.stringContaining('já existe uma lane com este nome') });
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json()).toEqual({ error: 'ERR_LANE_EXISTS', message: 'Já existe uma lane com este nome' });
+    const dupEn = await t.app.inject({ method: 'POST', url: '/api/plugins/kanban/lanes', headers: { ...admin.headers, 'accept-language': 'es' }, payload: { name: 'Suporte' } });
+    expect(dupEn.json().message).toBe('Ya existe una columna con este nombre');
     const empty = await call(admin, 'POST', '/lanes', { name: '  ' });
     expect(empty.json()).toMatchObject({ error: 'ERR_VALIDATION', message: expect.stringContaining('O campo nome é obrigatório') });
     expect((await call(admin, 'PUT', '/lanes/order', { ids: [1] })).json().error).toBe('ERR_NOT_FOUND');
@@ -65,7 +68,7 @@ describe('lanes', () => {
 });
 
 describe('board', () => {
-  it('moving a card sets the contact’s lane in the kernel and every board of the tenant hears it', async () => {
+  it('moving a card sets the contact’s lane (its `kanban` in the contacts API) and every board of the tenant hears it', async () => {
     const tenantAdmin = await t.loginAs('admin');
     const watcher = await t.loginAs('user', tenantAdmin.tenantId);
     const l1 = await lane(tenantAdmin, 'Prospecção');
@@ -84,8 +87,8 @@ describe('board', () => {
     expect(frame.data).toMatchObject({ card: { id: ana, laneId: l2.id }, before: { laneId: null } });
     await socket.close();
 
-    const stored = await t.sql.query('SELECT kanban FROM contacts WHERE id = $1', [ana]);
-    expect(stored.rows[0].kanban).toBe(l2.id);
+    const stored = await t.app.inject({ method: 'GET', url: `/api/contacts/${ana}`, headers: watcher.headers });
+    expect(stored.json().kanban).toBe(l2.id);
     const after = (await call(watcher, 'GET', '/board')).json();
     const col = after.columns.find((c: { id: number }) => c.id === l2.id);
     expect(col.count).toBe(1);
@@ -102,7 +105,8 @@ describe('board', () => {
     const a = await t.loginAs('admin');
     const big = await lane(a, 'Muitos');
     await t.sql.query(
-      `INSERT INTO contacts (tenant_id, name, kanban) SELECT $1, 'Contato ' || lpad(g::text, 3, '0'), $2 FROM generate_series(1, 75) g`,
+      `WITH c AS (INSERT INTO contacts (tenant_id, name) SELECT $1, 'Contato ' || lpad(g::text, 3, '0') FROM generate_series(1, 75) g RETURNING id)
+       INSERT INTO kanban_contact_lanes (tenant_id, contact_id, lane_id) SELECT $1, id, $2 FROM c`,
       [a.tenantId, big.id],
     );
     const seen: string[] = [];
@@ -173,6 +177,87 @@ describe('board', () => {
   });
 });
 
+describe('the contact’s lane on the kernel’s records', () => {
+  it('PUT /api/contacts sets and clears the lane; an unknown or foreign lane is refused and changes nothing', async () => {
+    const a = await t.loginAs('admin');
+    const b = await t.loginAs('admin');
+    const mine = await lane(a, 'Qualificado');
+    const theirs = await lane(b, 'Lane de B');
+    const c = await contact(a, 'Fernanda Reis', '5511987650010');
+
+    const set = await t.app.inject({ method: 'PUT', url: `/api/contacts/${c}`, headers: a.headers, payload: { kanban: mine.id } });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().kanban).toBe(mine.id);
+    const col = (await call(a, 'GET', '/board')).json().columns.find((x: { id: number }) => x.id === mine.id);
+    expect(col.cards.map((x: { name: string }) => x.name)).toEqual(['Fernanda Reis']);
+    const list = (await t.app.inject({ method: 'GET', url: '/api/contacts?searchParam=Fernanda', headers: a.headers })).json();
+    expect(list.contacts[0].kanban).toBe(mine.id);
+
+    for (const kanban of [theirs.id, 2_000_000_000]) {
+      const refused = await t.app.inject({ method: 'PUT', url: `/api/contacts/${c}`, headers: a.headers, payload: { name: 'Outro nome', kanban } });
+      expect([refused.statusCode, refused.json().error]).toEqual([404, 'ERR_NOT_FOUND']);
+    }
+    const after = (await t.app.inject({ method: 'GET', url: `/api/contacts/${c}`, headers: a.headers })).json();
+    expect(after).toMatchObject({ name: 'Fernanda Reis', kanban: mine.id });
+
+    // A group is never a card.
+    const group = (await t.sql.query(`INSERT INTO contacts (tenant_id, name, is_group) VALUES ($1, 'Grupo Vendas', true) RETURNING id`, [a.tenantId])).rows[0].id;
+    const toGroup = await t.app.inject({ method: 'PUT', url: `/api/contacts/${group}`, headers: a.headers, payload: { kanban: mine.id } });
+    expect([toGroup.statusCode, toGroup.json()]).toEqual([400, { error: 'ERR_LANE_GROUP', message: 'Grupos não entram no kanban: só contatos têm lane' }]);
+
+    const created = await t.app.inject({ method: 'POST', url: '/api/contacts', headers: a.headers, payload: { name: 'Gustavo Pires', kanban: mine.id } });
+    expect(created.json().kanban).toBe(mine.id);
+    expect((await t.app.inject({ method: 'PUT', url: `/api/contacts/${c}`, headers: a.headers, payload: { kanban: null } })).json().kanban).toBeNull();
+  });
+
+  it('a ticket carries its contact’s lane, and {{kanban}} names it in a reply', async () => {
+    const a = await t.loginAs('admin');
+    const l = await lane(a, 'Pós-venda');
+    const ch = await t.app.inject({ method: 'POST', url: '/api/channels', headers: a.headers, payload: { type: 'sandbox', name: 'Canal' } });
+    const c = await contact(a, 'Helena Prado', '5531987650011');
+    const tk = (await t.app.inject({ method: 'POST', url: '/api/tickets', headers: a.headers, payload: { contactId: c, channelId: ch.json().id, status: 'open' } })).json();
+    expect(tk.kanban).toBeNull();
+    await call(a, 'PUT', `/cards/${c}/lane`, { laneId: l.id });
+    expect((await t.app.inject({ method: 'GET', url: `/api/tickets/${tk.id}`, headers: a.headers })).json().kanban).toBe(l.id);
+    const page = (await t.app.inject({ method: 'GET', url: '/api/tickets?status=open&showAll=true', headers: a.headers })).json();
+    expect(page.tickets.find((x: { id: number }) => x.id === tk.id).kanban).toBe(l.id);
+    const reply = await t.app.inject({ method: 'POST', url: `/api/messages/${tk.id}`, headers: a.headers, payload: { body: 'Você está na etapa {{kanban}}.' } });
+    expect(reply.json().body).toBe('Você está na etapa Pós-venda.');
+  });
+
+  it('the ticket in the events of an inbound message carries the contact’s lane', async () => {
+    const a = await t.loginAs('admin');
+    const l = await lane(a, 'Recorrente');
+    const ch = (await t.app.inject({ method: 'POST', url: '/api/channels', headers: a.headers, payload: { type: 'sandbox', name: 'Canal' } })).json();
+    const secret = (await t.app.inject({ method: 'GET', url: `/api/plugins/channel-sandbox/channels/${ch.id}/secret`, headers: a.headers })).json().secret as string;
+    const inbound = (body: string) => {
+      const raw = JSON.stringify({ id: randomUUID(), from: { id: 'cliente-lane', name: 'Lara Teles' }, body });
+      const signature = `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
+      return t.app.inject({ method: 'POST', url: `/api/plugins/channel-sandbox/webhook/${ch.id}`, headers: { 'content-type': 'application/json', 'x-sandbox-signature': signature }, payload: raw });
+    };
+    const first = (await inbound('oi')).json();
+    const contactId = (await t.app.inject({ method: 'GET', url: `/api/tickets/${first.ticketId}`, headers: a.headers })).json().contactId;
+    await call(a, 'PUT', `/cards/${contactId}/lane`, { laneId: l.id });
+    const socket = await t.openSocket(a.token);
+    await inbound('tudo bem?');
+    const frame = await socket.next((f) => f.event === 'message.created' && f.data.message.body === 'tudo bem?');
+    expect(frame.data.ticket).toMatchObject({ id: first.ticketId, kanban: l.id });
+    await socket.close();
+  });
+
+  it('merging contacts keeps the kept contact’s lane, or takes the merged one’s', async () => {
+    const a = await t.loginAs('admin');
+    const l = await lane(a, 'Negociando');
+    const keep = await contact(a, 'Igor Matos', '5511987650012');
+    const gone = await contact(a, 'Igor M.', '5511987650013');
+    await call(a, 'PUT', `/cards/${gone}/lane`, { laneId: l.id });
+    const merged = await t.app.inject({ method: 'POST', url: '/api/contacts/merge', headers: a.headers, payload: { keepId: keep, mergeIds: [gone] } });
+    expect(merged.statusCode, merged.body).toBe(200);
+    expect(merged.json().contact.kanban).toBe(l.id);
+    expect((await call(a, 'GET', `/lanes/${l.id}/cards`)).json().cards.map((x: { id: number }) => x.id)).toEqual([keep]);
+  });
+});
+
 describe('tenants and enablement', () => {
   it('another tenant sees none of A’s lanes or cards, and A’s ids answer like missing ones', async () => {
     const a = await t.loginAs('admin');
@@ -194,7 +279,7 @@ describe('tenants and enablement', () => {
       expect([other.statusCode, other.json().error]).toEqual([missing.statusCode, missing.json().error]);
       expect(other.statusCode).toBe(404);
     }
-    expect((await t.sql.query('SELECT kanban FROM contacts WHERE id = $1', [ca])).rows[0].kanban).toBeNull();
+    expect((await t.app.inject({ method: 'GET', url: `/api/contacts/${ca}`, headers: a.headers })).json().kanban).toBeNull();
   });
 
   it('disabling kanban for one tenant removes its routes, menu and remote there only', async () => {
@@ -220,5 +305,20 @@ describe('tenants and enablement', () => {
 
     await t.app.inject({ method: 'PUT', url: '/api/plugins/kanban/enabled', headers: a.headers, payload: { enabled: true } });
     expect((await call(a, 'GET', '/lanes')).statusCode).toBe(200);
+  });
+
+  it('while kanban is off for a tenant its contacts answer no lane and a lane sent with a contact is ignored', async () => {
+    const a = await t.loginAs('admin');
+    const l = await lane(a, 'Retenção');
+    const c = await contact(a, 'Júlia Neves');
+    await call(a, 'PUT', `/cards/${c}/lane`, { laneId: l.id });
+    await t.app.inject({ method: 'PUT', url: '/api/plugins/kanban/enabled', headers: a.headers, payload: { enabled: false } });
+    const get = async () => (await t.app.inject({ method: 'GET', url: `/api/contacts/${c}`, headers: a.headers })).json();
+    expect((await get()).kanban).toBeNull();
+    const put = await t.app.inject({ method: 'PUT', url: `/api/contacts/${c}`, headers: a.headers, payload: { kanban: 2_000_000_000, state: 'MG' } });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(put.json()).toMatchObject({ state: 'MG', kanban: null });
+    await t.app.inject({ method: 'PUT', url: '/api/plugins/kanban/enabled', headers: a.headers, payload: { enabled: true } });
+    expect((await get()).kanban).toBe(l.id);
   });
 });

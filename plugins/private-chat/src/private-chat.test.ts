@@ -37,6 +37,11 @@ describe('private chat', () => {
     const list = await conversations(bruno);
     expect(list.users.find((u: { id: number }) => u.id === ana.id)).toMatchObject({ unread: 1, lastMessage: 'Oi Bruno, pode me ajudar?' });
     expect(list).toMatchObject({ unreadCount: 1, notificationCount: 1 });
+    // Colleagues come with their name and presence, never their e-mail address or profile.
+    expect(Object.keys(list.users.find((u: { id: number }) => u.id === ana.id)).sort()).toEqual(
+      ['id', 'isOnline', 'lastMessage', 'lastMessageAt', 'lastMessageFromMe', 'lastSeenAt', 'name', 'unread'],
+    );
+    expect(JSON.stringify(list)).not.toContain(ana.email);
     await call(bruno, 'POST', `${BASE}/users/${ana.id}/messages`, { body: 'Claro!' });
     await anaSocket.next((f) => f.event === 'private_message.created' && f.data.body === 'Claro!');
     const history = (await call(ana, 'GET', `${BASE}/users/${bruno.id}/messages`)).json();

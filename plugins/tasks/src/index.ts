@@ -1,4 +1,5 @@
-import { AppError, definePlugin, z, type PluginContext, type Principal } from '@atende/core/sdk';
+import { AppError, definePlugin, escapeLike, idParam, principalOf, sql, z, type PluginContext, type Principal, type SqlQuery } from '@atende/core/sdk';
+import { PRIORITIES, STATUSES, comment, commentBody, contract, createdComment, finishAnswer, listQuery, owner, task, taskBody, type Task } from './contract.ts';
 
 /**
  * Tasks (spec core.md §3 "Task: id, name, description, limit date, owner,
@@ -16,38 +17,6 @@ import { AppError, definePlugin, z, type PluginContext, type Principal } from '@
  * sees the tasks they own or created. Only those may edit, comment or finish a
  * task; deleting is for its creator, admins and supervisors.
  */
-
-export const PRIORITIES = ['high', 'medium', 'low', 'none'] as const;
-export const RECURRENCE_DAYS = [0, 7, 30, 45, 60, 75, 90] as const;
-export const STATUSES = ['delayed', 'pending', 'finished'] as const;
-
-const recurrence = z.union(RECURRENCE_DAYS.map((d) => z.literal(d)) as unknown as [z.ZodLiteral<0>, z.ZodLiteral<7>]);
-const isoDate = z.string().max(40);
-
-/** Required fields are optional in the schema so a missing one answers the spec's own message (ERR_REQUIRED_FIELD), not a schema dump. */
-const taskBody = z
-  .object({
-    name: z.string().trim().max(200).optional(),
-    description: z.string().max(5000).optional().nullable(),
-    limitDate: isoDate.optional().nullable(),
-    ownerId: z.number().int().positive().max(2_147_483_647).optional().nullable(),
-    priority: z.enum(PRIORITIES).optional(),
-    recurrence: recurrence.optional(),
-    repetitions: z.number().int().min(0).max(100).optional(),
-  })
-  .strict();
-type TaskBody = z.infer<typeof taskBody>;
-
-const idParam = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
-const listQuery = z
-  .object({
-    status: z.enum(STATUSES).optional(),
-    ownerId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
-    priority: z.enum(PRIORITIES).optional(),
-    searchParam: z.string().max(200).optional(),
-  })
-  .strict();
-const commentBody = z.object({ body: z.string().trim().max(5000).optional() }).strict();
 
 const FIELD = { name: 'nome', limitDate: 'data limite' } as const;
 
@@ -71,7 +40,7 @@ interface TaskRow {
   updated_at: Date;
 }
 
-export const taskOut = (r: TaskRow) => ({
+export const taskOut = (r: TaskRow): Task => ({
   id: r.id,
   name: r.name,
   description: r.description,
@@ -90,17 +59,17 @@ export const taskOut = (r: TaskRow) => ({
   createdAt: r.created_at.toISOString(),
   updatedAt: r.updated_at.toISOString(),
 });
-type TaskOut = ReturnType<typeof taskOut>;
 
-const SELECT = `
+/** The tasks of a tenant with their people's names (the kernel's `v_users`) and status worked out from the clock. */
+const selectTasks = (tenantId: number) => sql`
   SELECT t.id, t.name, t.description, t.limit_date, t.owner_id, o.name AS owner_name, t.created_by, c.name AS created_by_name,
          t.priority, t.recurrence_days, t.repetitions, t.parent_id, t.finished_at, t.created_at, t.updated_at,
          CASE WHEN t.status = 'finished' THEN 'finished' WHEN t.limit_date < now() THEN 'delayed' ELSE 'pending' END AS status,
          (SELECT count(*)::int FROM tasks_comments k WHERE k.tenant_id = t.tenant_id AND k.task_id = t.id) AS comment_count
     FROM tasks_tasks t
-    LEFT JOIN users o ON o.id = t.owner_id AND o.tenant_id = t.tenant_id
-    LEFT JOIN users c ON c.id = t.created_by AND c.tenant_id = t.tenant_id
-   WHERE t.tenant_id = $1`;
+    LEFT JOIN v_users o ON o.tenant_id = t.tenant_id AND o.id = t.owner_id
+    LEFT JOIN v_users c ON c.tenant_id = t.tenant_id AND c.id = t.created_by
+   WHERE t.tenant_id = ${tenantId}`;
 
 /** Admins, supervisors and the superadmin see the tenant's tasks; a user only their own. */
 const seesAll = (p: Principal) => p.profile !== 'user';
@@ -113,8 +82,7 @@ function parseDate(raw: string): Date {
 }
 
 async function ownerOk(ctx: PluginContext, tenantId: number, ownerId: number): Promise<void> {
-  const r = await ctx.sql('SELECT 1 FROM users WHERE tenant_id = $1 AND id = $2', [tenantId, ownerId]);
-  if (!r.rowCount) throw new AppError('ERR_NO_USER_FOUND');
+  if (!(await ctx.users.get(tenantId, ownerId))) throw new AppError('ERR_NO_USER_FOUND');
 }
 
 export default definePlugin({
@@ -122,6 +90,7 @@ export default definePlugin({
   kind: 'feature',
   name: 'Tarefas',
   description: 'Tarefas com prazo, responsável, prioridade, comentários e recorrência.',
+  contract,
   migrations: [
     {
       name: '0001_init',
@@ -160,87 +129,107 @@ export default definePlugin({
   menus: [{ key: 'tasks', label: 'menu.tasks', route: '/tarefas', profiles: ['user', 'super', 'admin', 'superadmin'], tenantMenu: 'tasks', userMenu: 'tasks' }],
   ui: true,
   register(ctx) {
-    const access = { config: { access: { menu: 'tasks' } } };
+    const tags = ['tasks'];
+    const access = { access: { menu: 'tasks' } };
 
     // Task events go to the tenant room; each socket receives only the tasks its user may see.
     for (const event of ['task.created', 'task.updated', 'task.finished', 'task.deleted']) {
-      ctx.realtime.addVisibilityFilter(event, (who, data: TaskOut) => mayAct(who, data), (data: TaskOut) => ({ event: 'task.removed', data: { id: data.id } }));
+      ctx.realtime.addVisibilityFilter(event, (who, data: Task) => mayAct(who, data), (data: Task) => ({ event: 'task.removed', data: { id: data.id } }));
     }
 
-    async function load(tenantId: number, id: number): Promise<TaskOut> {
-      const r = await ctx.sql<TaskRow>(`${SELECT} AND t.id = $2`, [tenantId, id]);
-      if (!r.rows[0]) throw new AppError('ERR_NOT_FOUND');
-      return taskOut(r.rows[0]);
+    async function load(tenantId: number, id: number): Promise<Task> {
+      const [row] = await ctx.query<TaskRow>(sql`${selectTasks(tenantId)} AND t.id = ${id}`);
+      if (!row) throw new AppError('ERR_NOT_FOUND');
+      return taskOut(row);
     }
 
     /** A task the caller may act on; a task they may not see is simply not found. */
-    async function visible(p: Principal, id: number): Promise<TaskOut> {
+    async function visible(p: Principal, id: number): Promise<Task> {
       const t = await load(p.tenantId, id);
       if (!mayAct(p, t)) throw new AppError('ERR_NOT_FOUND');
       return t;
     }
 
-    ctx.http.get('/tasks', { ...access, schema: { querystring: listQuery } }, async (req) => {
-      const p = req.principal!;
-      const q = req.query as z.infer<typeof listQuery>;
-      const r = await ctx.sql<TaskRow>(
-        `SELECT * FROM (${SELECT}
-            AND ($2::boolean OR t.owner_id = $3 OR t.created_by = $3)
-            AND ($4::int IS NULL OR t.owner_id = $4)
-            AND ($5::text IS NULL OR t.priority = $5)
-            AND ($6::text IS NULL OR t.name ILIKE $6 OR t.description ILIKE $6)) s
-          WHERE ($7::text IS NULL OR s.status = $7)
-          ORDER BY CASE s.status WHEN 'delayed' THEN 0 WHEN 'pending' THEN 1 ELSE 2 END, s.limit_date, s.id
-          LIMIT 500`,
-        [p.tenantId, seesAll(p), p.userId, q.ownerId ?? null, q.priority ?? null, q.searchParam ? `%${q.searchParam.replace(/[\\%_]/g, '\\$&')}%` : null, q.status ?? null],
-      );
-      return r.rows.map(taskOut);
-    });
+    ctx.http.get(
+      '/tasks',
+      { config: access, schema: { operationId: 'listTasks', tags, summary: 'Lista as tarefas (atrasadas primeiro, depois por data limite)', querystring: listQuery, response: { 200: z.array(task) } } },
+      async (req) => {
+        const p = principalOf(req);
+        const q = req.query;
+        const filters: SqlQuery[] = [];
+        if (!seesAll(p)) filters.push(sql`(t.owner_id = ${p.userId} OR t.created_by = ${p.userId})`);
+        if (q.ownerId) filters.push(sql`t.owner_id = ${q.ownerId}`);
+        if (q.priority) filters.push(sql`t.priority = ${q.priority}`);
+        if (q.searchParam) {
+          const like = `%${escapeLike(q.searchParam)}%`;
+          filters.push(sql`(t.name ILIKE ${like} OR t.description ILIKE ${like})`);
+        }
+        const rows = await ctx.query<TaskRow>(
+          sql`SELECT * FROM (${selectTasks(p.tenantId)}${filters.length ? sql` AND ${sql.join(filters, sql` AND `)}` : sql``}) s
+               WHERE (${q.status ?? null}::text IS NULL OR s.status = ${q.status ?? null})
+               ORDER BY CASE s.status WHEN 'delayed' THEN 0 WHEN 'pending' THEN 1 ELSE 2 END, s.limit_date, s.id
+               LIMIT 500`,
+        );
+        return rows.map(taskOut);
+      },
+    );
 
-    ctx.http.get('/tasks/:id', { ...access, schema: { params: idParam } }, async (req) => visible(req.principal!, (req.params as z.infer<typeof idParam>).id));
+    ctx.http.get(
+      '/tasks/:id',
+      { config: access, schema: { operationId: 'getTask', tags, summary: 'Uma tarefa', params: idParam, response: { 200: task } } },
+      async (req) => visible(principalOf(req), req.params.id),
+    );
 
-    ctx.http.post('/tasks', { ...access, schema: { body: taskBody } }, async (req, reply) => {
-      const p = req.principal!;
-      const b = req.body as TaskBody;
-      if (!b.name) throw new AppError('ERR_REQUIRED_FIELD', { field: FIELD.name });
-      if (!b.limitDate) throw new AppError('ERR_REQUIRED_FIELD', { field: FIELD.limitDate });
-      const limit = parseDate(b.limitDate);
-      const ownerId = b.ownerId ?? p.userId;
-      await ownerOk(ctx, p.tenantId, ownerId);
-      const rec = b.recurrence ?? 0;
-      const r = await ctx.sql<{ id: number }>(
-        `INSERT INTO tasks_tasks (tenant_id, name, description, limit_date, owner_id, created_by, priority, recurrence_days, repetitions)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
-        [p.tenantId, b.name, b.description || null, limit, ownerId, p.userId, b.priority ?? 'none', rec, rec ? (b.repetitions ?? 1) : 0],
-      );
-      const task = await load(p.tenantId, r.rows[0].id);
-      await ctx.events.publish(p.tenantId, 'task.created', task);
-      return reply.status(201).send(task);
-    });
+    ctx.http.post(
+      '/tasks',
+      { config: access, schema: { operationId: 'createTask', tags, summary: 'Cria uma tarefa', body: taskBody, response: { 201: task } } },
+      async (req, reply) => {
+        const p = principalOf(req);
+        const b = req.body;
+        if (!b.name) throw new AppError('ERR_REQUIRED_FIELD', { field: FIELD.name });
+        if (!b.limitDate) throw new AppError('ERR_REQUIRED_FIELD', { field: FIELD.limitDate });
+        const limit = parseDate(b.limitDate);
+        const ownerId = b.ownerId ?? p.userId;
+        await ownerOk(ctx, p.tenantId, ownerId);
+        const rec = b.recurrence ?? 0;
+        const [row] = await ctx.query<{ id: number }>(
+          sql`INSERT INTO tasks_tasks (tenant_id, name, description, limit_date, owner_id, created_by, priority, recurrence_days, repetitions)
+              VALUES (${p.tenantId}, ${b.name}, ${b.description || null}, ${limit}, ${ownerId}, ${p.userId}, ${b.priority ?? 'none'}, ${rec}, ${rec ? (b.repetitions ?? 1) : 0})
+              RETURNING id`,
+        );
+        const created = await load(p.tenantId, row!.id);
+        await ctx.events.publish(p.tenantId, 'task.created', created);
+        return reply.status(201).send(created);
+      },
+    );
 
-    ctx.http.put('/tasks/:id', { ...access, schema: { params: idParam, body: taskBody } }, async (req) => {
-      const p = req.principal!;
-      const { id } = req.params as z.infer<typeof idParam>;
-      const b = req.body as TaskBody;
-      await visible(p, id);
-      if (b.name !== undefined && !b.name) throw new AppError('ERR_REQUIRED_FIELD', { field: FIELD.name });
-      if (b.limitDate !== undefined && !b.limitDate) throw new AppError('ERR_REQUIRED_FIELD', { field: FIELD.limitDate });
-      const limit = b.limitDate ? parseDate(b.limitDate) : null;
-      if (b.ownerId) await ownerOk(ctx, p.tenantId, b.ownerId);
-      const rec = b.recurrence;
-      await ctx.sql(
-        `UPDATE tasks_tasks SET name = COALESCE($3, name), description = CASE WHEN $4::boolean THEN $5 ELSE description END,
-                limit_date = COALESCE($6, limit_date), owner_id = COALESCE($7, owner_id), priority = COALESCE($8, priority),
-                recurrence_days = COALESCE($9, recurrence_days),
-                repetitions = CASE WHEN COALESCE($9, recurrence_days) = 0 THEN 0 ELSE COALESCE($10, NULLIF(repetitions, 0), 1) END,
-                updated_at = now()
-          WHERE tenant_id = $1 AND id = $2`,
-        [p.tenantId, id, b.name ?? null, b.description !== undefined, b.description || null, limit, b.ownerId ?? null, b.priority ?? null, rec ?? null, b.repetitions ?? null],
-      );
-      const task = await load(p.tenantId, id);
-      await ctx.events.publish(p.tenantId, 'task.updated', task);
-      return task;
-    });
+    ctx.http.put(
+      '/tasks/:id',
+      { config: access, schema: { operationId: 'updateTask', tags, summary: 'Altera uma tarefa', params: idParam, body: taskBody, response: { 200: task } } },
+      async (req) => {
+        const p = principalOf(req);
+        const { id } = req.params;
+        const b = req.body;
+        await visible(p, id);
+        if (b.name !== undefined && !b.name) throw new AppError('ERR_REQUIRED_FIELD', { field: FIELD.name });
+        if (b.limitDate !== undefined && !b.limitDate) throw new AppError('ERR_REQUIRED_FIELD', { field: FIELD.limitDate });
+        const limit = b.limitDate ? parseDate(b.limitDate) : null;
+        if (b.ownerId) await ownerOk(ctx, p.tenantId, b.ownerId);
+        const rec = b.recurrence ?? null;
+        await ctx.query(
+          sql`UPDATE tasks_tasks SET name = COALESCE(${b.name ?? null}, name),
+                     description = CASE WHEN ${b.description !== undefined}::boolean THEN ${b.description || null} ELSE description END,
+                     limit_date = COALESCE(${limit}, limit_date), owner_id = COALESCE(${b.ownerId ?? null}, owner_id), priority = COALESCE(${b.priority ?? null}, priority),
+                     recurrence_days = COALESCE(${rec}::int, recurrence_days),
+                     repetitions = CASE WHEN COALESCE(${rec}::int, recurrence_days) = 0 THEN 0 ELSE COALESCE(${b.repetitions ?? null}::int, NULLIF(repetitions, 0), 1) END,
+                     updated_at = now()
+               WHERE tenant_id = ${p.tenantId} AND id = ${id}`,
+        );
+        const updated = await load(p.tenantId, id);
+        await ctx.events.publish(p.tenantId, 'task.updated', updated);
+        return updated;
+      },
+    );
 
     /**
      * Finishing a recurring task creates its next occurrence right here, in the
@@ -251,77 +240,91 @@ export default definePlugin({
      * The next limit date is the previous one plus the recurrence, and it carries
      * one repetition less; at zero the series ends.
      */
-    ctx.http.put('/tasks/:id/finish', { ...access, schema: { params: idParam } }, async (req) => {
-      const p = req.principal!;
-      const { id } = req.params as z.infer<typeof idParam>;
-      const before = await visible(p, id);
-      if (before.status === 'finished') return { task: before, next: null };
-      const r = await ctx.sql<{ next_id: number | null }>(
-        `WITH f AS (
-            UPDATE tasks_tasks SET status = 'finished', finished_at = now(), updated_at = now()
-             WHERE tenant_id = $1 AND id = $2 AND status = 'pending' RETURNING *),
-          n AS (
-            INSERT INTO tasks_tasks (tenant_id, name, description, limit_date, owner_id, created_by, priority, recurrence_days, repetitions, parent_id)
-            SELECT tenant_id, name, description, limit_date + make_interval(days => recurrence_days), owner_id, created_by, priority,
-                   recurrence_days, repetitions - 1, id
-              FROM f WHERE recurrence_days > 0 AND repetitions > 0
-            ON CONFLICT (tenant_id, parent_id) WHERE parent_id IS NOT NULL DO NOTHING
-            RETURNING id)
-         SELECT (SELECT id FROM n) AS next_id`,
-        [p.tenantId, id],
-      );
-      const task = await load(p.tenantId, id);
-      await ctx.events.publish(p.tenantId, 'task.finished', task);
-      let next: TaskOut | null = null;
-      if (r.rows[0]?.next_id) {
-        next = await load(p.tenantId, r.rows[0].next_id);
-        await ctx.events.publish(p.tenantId, 'task.created', next);
-      }
-      return { task, next };
-    });
+    ctx.http.put(
+      '/tasks/:id/finish',
+      { config: access, schema: { operationId: 'finishTask', tags, summary: 'Conclui uma tarefa (e cria a próxima, se recorrente)', params: idParam, response: { 200: finishAnswer } } },
+      async (req) => {
+        const p = principalOf(req);
+        const { id } = req.params;
+        const before = await visible(p, id);
+        if (before.status === 'finished') return { task: before, next: null };
+        const [r] = await ctx.query<{ next_id: number | null }>(
+          sql`WITH f AS (
+                 UPDATE tasks_tasks SET status = 'finished', finished_at = now(), updated_at = now()
+                  WHERE tenant_id = ${p.tenantId} AND id = ${id} AND status = 'pending' RETURNING *),
+               n AS (
+                 INSERT INTO tasks_tasks (tenant_id, name, description, limit_date, owner_id, created_by, priority, recurrence_days, repetitions, parent_id)
+                 SELECT tenant_id, name, description, limit_date + make_interval(days => recurrence_days), owner_id, created_by, priority,
+                        recurrence_days, repetitions - 1, id
+                   FROM f WHERE recurrence_days > 0 AND repetitions > 0
+                 ON CONFLICT (tenant_id, parent_id) WHERE parent_id IS NOT NULL DO NOTHING
+                 RETURNING id)
+              SELECT (SELECT id FROM n) AS next_id`,
+        );
+        const finished = await load(p.tenantId, id);
+        await ctx.events.publish(p.tenantId, 'task.finished', finished);
+        let next: Task | null = null;
+        if (r?.next_id) {
+          next = await load(p.tenantId, r.next_id);
+          await ctx.events.publish(p.tenantId, 'task.created', next);
+        }
+        return { task: finished, next };
+      },
+    );
 
-    ctx.http.delete('/tasks/:id', { ...access, schema: { params: idParam } }, async (req, reply) => {
-      const p = req.principal!;
-      const { id } = req.params as z.infer<typeof idParam>;
-      const t = await visible(p, id);
-      if (!seesAll(p) && t.createdById !== p.userId) throw new AppError('ERR_NO_PERMISSION');
-      await ctx.sql('DELETE FROM tasks_tasks WHERE tenant_id = $1 AND id = $2', [p.tenantId, id]);
-      await ctx.events.publish(p.tenantId, 'task.deleted', { id, ownerId: t.ownerId, createdById: t.createdById });
-      return reply.status(204).send();
-    });
+    ctx.http.delete(
+      '/tasks/:id',
+      { config: access, schema: { operationId: 'deleteTask', tags, summary: 'Exclui uma tarefa', params: idParam, response: { 204: z.null() } } },
+      async (req, reply) => {
+        const p = principalOf(req);
+        const { id } = req.params;
+        const t = await visible(p, id);
+        if (!seesAll(p) && t.createdById !== p.userId) throw new AppError('ERR_NO_PERMISSION');
+        await ctx.query(sql`DELETE FROM tasks_tasks WHERE tenant_id = ${p.tenantId} AND id = ${id}`);
+        await ctx.events.publish(p.tenantId, 'task.deleted', { id, ownerId: t.ownerId, createdById: t.createdById });
+        return reply.status(204).send(null);
+      },
+    );
 
-    ctx.http.get('/tasks/:id/comments', { ...access, schema: { params: idParam } }, async (req) => {
-      const p = req.principal!;
-      const { id } = req.params as z.infer<typeof idParam>;
-      await visible(p, id);
-      const r = await ctx.sql<{ id: number; body: string; user_id: number | null; user_name: string | null; created_at: Date }>(
-        `SELECT k.id, k.body, k.user_id, u.name AS user_name, k.created_at FROM tasks_comments k
-           LEFT JOIN users u ON u.id = k.user_id AND u.tenant_id = k.tenant_id
-          WHERE k.tenant_id = $1 AND k.task_id = $2 ORDER BY k.id`,
-        [p.tenantId, id],
-      );
-      return r.rows.map((c) => ({ id: c.id, body: c.body, userId: c.user_id, userName: c.user_name, createdAt: c.created_at.toISOString() }));
-    });
+    ctx.http.get(
+      '/tasks/:id/comments',
+      { config: access, schema: { operationId: 'listTaskComments', tags, summary: 'Comentários de uma tarefa', params: idParam, response: { 200: z.array(comment) } } },
+      async (req) => {
+        const p = principalOf(req);
+        const { id } = req.params;
+        await visible(p, id);
+        const rows = await ctx.query<{ id: number; body: string; user_id: number | null; user_name: string | null; created_at: Date }>(
+          sql`SELECT k.id, k.body, k.user_id, u.name AS user_name, k.created_at FROM tasks_comments k
+                LEFT JOIN v_users u ON u.tenant_id = k.tenant_id AND u.id = k.user_id
+               WHERE k.tenant_id = ${p.tenantId} AND k.task_id = ${id} ORDER BY k.id`,
+        );
+        return rows.map((c) => ({ id: c.id, body: c.body, userId: c.user_id, userName: c.user_name, createdAt: c.created_at.toISOString() }));
+      },
+    );
 
-    ctx.http.post('/tasks/:id/comments', { ...access, schema: { params: idParam, body: commentBody } }, async (req, reply) => {
-      const p = req.principal!;
-      const { id } = req.params as z.infer<typeof idParam>;
-      const text = (req.body as z.infer<typeof commentBody>).body;
-      if (!text) throw new AppError('ERR_REQUIRED_FIELD', { field: 'comentário' });
-      await visible(p, id);
-      const r = await ctx.sql<{ id: number; created_at: Date }>(
-        'INSERT INTO tasks_comments (tenant_id, task_id, user_id, body) VALUES ($1, $2, $3, $4) RETURNING id, created_at',
-        [p.tenantId, id, p.userId, text],
-      );
-      const comment = { id: r.rows[0].id, taskId: id, body: text, userId: p.userId, userName: p.name, createdAt: r.rows[0].created_at.toISOString() };
-      await ctx.events.publish(p.tenantId, 'task.updated', await load(p.tenantId, id));
-      return reply.status(201).send(comment);
-    });
+    ctx.http.post(
+      '/tasks/:id/comments',
+      { config: access, schema: { operationId: 'addTaskComment', tags, summary: 'Comenta uma tarefa', params: idParam, body: commentBody, response: { 201: createdComment } } },
+      async (req, reply) => {
+        const p = principalOf(req);
+        const { id } = req.params;
+        const text = req.body.body;
+        if (!text) throw new AppError('ERR_REQUIRED_FIELD', { field: 'comentário' });
+        await visible(p, id);
+        const [row] = await ctx.query<{ id: number; created_at: Date }>(
+          sql`INSERT INTO tasks_comments (tenant_id, task_id, user_id, body) VALUES (${p.tenantId}, ${id}, ${p.userId}, ${text}) RETURNING id, created_at`,
+        );
+        const added = { id: row!.id, taskId: id, body: text, userId: p.userId, userName: p.name, createdAt: row!.created_at.toISOString() };
+        await ctx.events.publish(p.tenantId, 'task.updated', await load(p.tenantId, id));
+        return reply.status(201).send(added);
+      },
+    );
 
-    /** Who a task can be given to (the owner picker and filter): the tenant's active users. */
-    ctx.http.get('/owners', access, async (req) => {
-      const r = await ctx.sql<{ id: number; name: string }>('SELECT id, name FROM users WHERE tenant_id = $1 AND active ORDER BY lower(name), id', [req.principal!.tenantId]);
-      return r.rows;
-    });
+    /** Who a task can be given to (the owner picker and filter): the tenant's active users, names only. */
+    ctx.http.get(
+      '/owners',
+      { config: access, schema: { operationId: 'listTaskOwners', tags, summary: 'Usuários a quem uma tarefa pode ser atribuída', response: { 200: z.array(owner) } } },
+      async (req) => (await ctx.users.list(principalOf(req).tenantId, { activeOnly: true })).map((u) => ({ id: u.id, name: u.name })),
+    );
   },
 });

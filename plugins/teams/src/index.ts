@@ -1,4 +1,5 @@
-import { AppError, definePlugin, z, type PluginContext } from '@atende/core/sdk';
+import { AppError, definePlugin, idParam, principalOf, sql, z, type PluginContext } from '@atende/core/sdk';
+import { contract, team, teamBody, teamUser, type Team } from './contract.ts';
 
 /**
  * Teams (spec core.md §3 "Team: name, active, users"; screen `/equipes`,
@@ -12,17 +13,6 @@ import { AppError, definePlugin, z, type PluginContext } from '@atende/core/sdk'
  * so the view exists before its own migrations and routes.
  */
 
-const MAX_MEMBERS = 500;
-const body = z
-  .object({
-    name: z.string().trim().max(120).optional(),
-    active: z.boolean().optional(),
-    userIds: z.array(z.number().int().positive()).max(MAX_MEMBERS).optional(),
-  })
-  .strict();
-const idParam = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
-type Body = z.infer<typeof body>;
-
 interface TeamRow {
   id: number;
   name: string;
@@ -32,33 +22,33 @@ interface TeamRow {
   users: { id: number; name: string }[];
 }
 
-const out = (r: TeamRow) => ({ id: r.id, name: r.name, active: r.active, users: r.users, createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString() });
+const out = (r: TeamRow): Team => ({ id: r.id, name: r.name, active: r.active, users: r.users, createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString() });
 
-const SELECT_TEAMS = `
+/** Teams with their members' names (the kernel's `v_users`). */
+const selectTeams = (tenantId: number) => sql`
   SELECT t.id, t.name, t.active, t.created_at, t.updated_at,
          COALESCE(json_agg(json_build_object('id', u.id, 'name', u.name) ORDER BY u.name) FILTER (WHERE u.id IS NOT NULL), '[]') AS users
     FROM teams_teams t
     LEFT JOIN teams_members m ON m.tenant_id = t.tenant_id AND m.team_id = t.id
-    LEFT JOIN users u ON u.id = m.user_id AND u.tenant_id = t.tenant_id
-   WHERE t.tenant_id = $1`;
+    LEFT JOIN v_users u ON u.tenant_id = t.tenant_id AND u.id = m.user_id
+   WHERE t.tenant_id = ${tenantId}`;
 
-async function loadTeam(ctx: PluginContext, tenantId: number, id: number): Promise<TeamRow> {
-  const r = await ctx.sql<TeamRow>(`${SELECT_TEAMS} AND t.id = $2 GROUP BY t.id`, [tenantId, id]);
-  if (!r.rows[0]) throw new AppError('ERR_NOT_FOUND');
-  return r.rows[0];
+async function loadTeam(ctx: PluginContext, tenantId: number, id: number): Promise<Team> {
+  const [row] = await ctx.query<TeamRow>(sql`${selectTeams(tenantId)} AND t.id = ${id} GROUP BY t.id`);
+  if (!row) throw new AppError('ERR_NOT_FOUND');
+  return out(row);
 }
 
 /** Members come only from the tenant's own users: any other id is "user not found", whoever owns it. */
 async function checkMembers(ctx: PluginContext, tenantId: number, userIds: number[]): Promise<number[]> {
   const ids = [...new Set(userIds)];
   if (!ids.length) return ids;
-  const r = await ctx.sql<{ id: number }>('SELECT id FROM users WHERE tenant_id = $1 AND id = ANY($2::int[])', [tenantId, ids]);
-  if (r.rows.length !== ids.length) throw new AppError('ERR_NO_USER_FOUND');
+  if ((await ctx.users.list(tenantId, { ids })).length !== ids.length) throw new AppError('ERR_NO_USER_FOUND');
   return ids;
 }
 
-const uniqueName = (err: unknown) => {
-  if ((err as { code?: string }).code === '23505') throw new AppError('ERR_VALIDATION', { details: 'já existe uma equipe com este nome' });
+const uniqueName = (err: unknown): never => {
+  if ((err as { code?: string }).code === '23505') throw new AppError('ERR_TEAM_EXISTS');
   throw err;
 };
 
@@ -67,6 +57,7 @@ export default definePlugin({
   kind: 'feature',
   name: 'Equipes',
   description: 'Equipes de usuários (usadas também pelas conversas de equipe do chat interno).',
+  contract,
   migrations: [
     {
       name: '0001_init',
@@ -95,72 +86,69 @@ export default definePlugin({
   menus: [{ key: 'teams', label: 'menu.teams', route: '/equipes', profiles: ['super', 'admin', 'superadmin'], tenantMenu: 'teams', userMenu: 'teams' }],
   ui: true,
   register(ctx) {
-    const access = { config: { access: { menu: 'teams' } } };
+    const tags = ['teams'];
+    const access = { access: { menu: 'teams' } };
 
-    const publish = async (tenantId: number, event: string, data: unknown) => ctx.events.publish(tenantId, event, data);
-
-    ctx.http.get('/teams', access, async (req) => {
-      const r = await ctx.sql<TeamRow>(`${SELECT_TEAMS} GROUP BY t.id ORDER BY lower(t.name), t.id`, [req.principal!.tenantId]);
-      return r.rows.map(out);
+    ctx.http.get('/teams', { config: access, schema: { operationId: 'listTeams', tags, summary: 'Lista as equipes com seus membros', response: { 200: z.array(team) } } }, async (req) => {
+      const rows = await ctx.query<TeamRow>(sql`${selectTeams(principalOf(req).tenantId)} GROUP BY t.id ORDER BY lower(t.name), t.id`);
+      return rows.map(out);
     });
 
-    ctx.http.post('/teams', { ...access, schema: { body } }, async (req, reply) => {
-      const tenantId = req.principal!.tenantId;
-      const b = req.body as Body;
+    ctx.http.post('/teams', { config: access, schema: { operationId: 'createTeam', tags, summary: 'Cria uma equipe', body: teamBody, response: { 201: team } } }, async (req, reply) => {
+      const { tenantId } = principalOf(req);
+      const b = req.body;
       if (!b.name) throw new AppError('ERR_REQUIRED_FIELD', { field: 'nome' });
       const members = await checkMembers(ctx, tenantId, b.userIds ?? []);
       // One statement: the team and its members are stored together or not at all.
-      const r = await ctx
-        .sql<{ id: number }>(
-          `WITH t AS (INSERT INTO teams_teams (tenant_id, name, active) VALUES ($1, $2, $3) RETURNING id),
-                m AS (INSERT INTO teams_members (tenant_id, team_id, user_id) SELECT $1, t.id, u FROM t, unnest($4::int[]) u)
-           SELECT id FROM t`,
-          [tenantId, b.name, b.active ?? true, members],
+      const [row] = await ctx
+        .query<{ id: number }>(
+          sql`WITH t AS (INSERT INTO teams_teams (tenant_id, name, active) VALUES (${tenantId}, ${b.name}, ${b.active ?? true}) RETURNING id),
+                   m AS (INSERT INTO teams_members (tenant_id, team_id, user_id) SELECT ${tenantId}, t.id, u FROM t, unnest(${members}::int[]) u)
+              SELECT id FROM t`,
         )
         .catch(uniqueName);
-      const team = out(await loadTeam(ctx, tenantId, r.rows[0].id));
-      await publish(tenantId, 'team.created', team);
-      return reply.status(201).send(team);
+      const created = await loadTeam(ctx, tenantId, row!.id);
+      await ctx.events.publish(tenantId, 'team.created', created);
+      return reply.status(201).send(created);
     });
 
-    ctx.http.put('/teams/:id', { ...access, schema: { params: idParam, body } }, async (req) => {
-      const tenantId = req.principal!.tenantId;
-      const { id } = req.params as z.infer<typeof idParam>;
-      const b = req.body as Body;
-      if (b.name !== undefined && !b.name) throw new AppError('ERR_REQUIRED_FIELD', { field: 'nome' });
-      await loadTeam(ctx, tenantId, id);
-      const members = b.userIds ? await checkMembers(ctx, tenantId, b.userIds) : null;
-      await ctx
-        .sql(
-          `WITH t AS (UPDATE teams_teams SET name = COALESCE($3, name), active = COALESCE($4, active), updated_at = now()
-                       WHERE tenant_id = $1 AND id = $2 RETURNING id),
-                d AS (DELETE FROM teams_members WHERE $5::int[] IS NOT NULL AND tenant_id = $1 AND team_id = $2 AND NOT (user_id = ANY($5::int[]))),
-                i AS (INSERT INTO teams_members (tenant_id, team_id, user_id) SELECT $1, $2, u FROM unnest(COALESCE($5::int[], '{}')) u ON CONFLICT DO NOTHING)
-           SELECT id FROM t`,
-          [tenantId, id, b.name ?? null, b.active ?? null, members],
-        )
-        .catch(uniqueName);
-      const team = out(await loadTeam(ctx, tenantId, id));
-      await publish(tenantId, 'team.updated', team);
-      return team;
+    ctx.http.put(
+      '/teams/:id',
+      { config: access, schema: { operationId: 'updateTeam', tags, summary: 'Altera uma equipe (nome, ativa, membros)', params: idParam, body: teamBody, response: { 200: team } } },
+      async (req) => {
+        const { tenantId } = principalOf(req);
+        const { id } = req.params;
+        const b = req.body;
+        if (b.name !== undefined && !b.name) throw new AppError('ERR_REQUIRED_FIELD', { field: 'nome' });
+        await loadTeam(ctx, tenantId, id);
+        const members = b.userIds ? await checkMembers(ctx, tenantId, b.userIds) : null;
+        await ctx
+          .query(
+            sql`WITH t AS (UPDATE teams_teams SET name = COALESCE(${b.name ?? null}, name), active = COALESCE(${b.active ?? null}::boolean, active), updated_at = now()
+                           WHERE tenant_id = ${tenantId} AND id = ${id} RETURNING id),
+                     d AS (DELETE FROM teams_members WHERE ${members}::int[] IS NOT NULL AND tenant_id = ${tenantId} AND team_id = ${id} AND NOT (user_id = ANY(${members}::int[]))),
+                     i AS (INSERT INTO teams_members (tenant_id, team_id, user_id) SELECT ${tenantId}, ${id}, u FROM unnest(COALESCE(${members}::int[], '{}')) u ON CONFLICT DO NOTHING)
+                SELECT id FROM t`,
+          )
+          .catch(uniqueName);
+        const updated = await loadTeam(ctx, tenantId, id);
+        await ctx.events.publish(tenantId, 'team.updated', updated);
+        return updated;
+      },
+    );
+
+    ctx.http.delete('/teams/:id', { config: access, schema: { operationId: 'deleteTeam', tags, summary: 'Exclui uma equipe', params: idParam, response: { 204: z.null() } } }, async (req, reply) => {
+      const { tenantId } = principalOf(req);
+      const { id } = req.params;
+      const gone = await ctx.query(sql`DELETE FROM teams_teams WHERE tenant_id = ${tenantId} AND id = ${id} RETURNING id`);
+      if (!gone.length) throw new AppError('ERR_NOT_FOUND');
+      await ctx.events.publish(tenantId, 'team.deleted', { id });
+      return reply.status(204).send(null);
     });
 
-    ctx.http.delete('/teams/:id', { ...access, schema: { params: idParam } }, async (req, reply) => {
-      const tenantId = req.principal!.tenantId;
-      const { id } = req.params as z.infer<typeof idParam>;
-      const r = await ctx.sql('DELETE FROM teams_teams WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
-      if (!r.rowCount) throw new AppError('ERR_NOT_FOUND');
-      await publish(tenantId, 'team.deleted', { id });
-      return reply.status(204).send();
-    });
-
-    /** The tenant's users a team may hold (the drawer's member picker). */
-    ctx.http.get('/users', access, async (req) => {
-      const r = await ctx.sql<{ id: number; name: string; email: string; profile: string; active: boolean }>(
-        'SELECT id, name, email, profile, active FROM users WHERE tenant_id = $1 ORDER BY lower(name), id',
-        [req.principal!.tenantId],
-      );
-      return r.rows;
-    });
+    /** The tenant's users a team may hold (the drawer's member picker): names and whether active, nothing more. */
+    ctx.http.get('/users', { config: access, schema: { operationId: 'listTeamUsers', tags, summary: 'Usuários que podem ser membros de uma equipe', response: { 200: z.array(teamUser) } } }, async (req) =>
+      (await ctx.users.list(principalOf(req).tenantId)).map((u) => ({ id: u.id, name: u.name, active: u.active })),
+    );
   },
 });

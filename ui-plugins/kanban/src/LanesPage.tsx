@@ -1,31 +1,41 @@
 import { DndContext, KeyboardSensor, PointerSensor, closestCenter, useSensor, useSensors, type DragEndEvent } from '@dnd-kit/core';
 import { SortableContext, arrayMove, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { ActionIcon, Box, Button, Group, Paper, Skeleton, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
 import { IconCheck, IconGripVertical, IconLayoutKanban, IconPencil, IconPlus, IconTrash, IconX } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ConfirmDialog, EmptyState, ErrorBox, PageHeader, notify, sessionAtom, usePluginTranslation, useRealtime } from '@atende/ui-shell/sdk';
+import { laneForm, type LaneFormValues } from '@atende/plugin-kanban/contract';
 import { createLane, deleteLane, lanesKey, listLanes, orderLanes, renameLane, type Lane } from './api.ts';
 
 const MAX_NAME = 80;
+
+/** A lane name form, validated by the schema the server applies (the plugin's contract). */
+function useLaneForm(name: string) {
+  return useForm<LaneFormValues>({ initialValues: { name }, validate: schemaResolver(laneForm, { sync: true }), validateInputOnBlur: true });
+}
+
+/** The schema's messages are Portuguese; the one rule users meet (a name) shows the screen's own translated text. */
+const nameError = (form: ReturnType<typeof useLaneForm>, required: string) =>
+  form.errors.name ? (form.values.name.trim() ? String(form.errors.name) : required) : undefined;
 
 function LaneRow({ lane, index, editable, onDelete }: { lane: Lane; index: number; editable: boolean; onDelete: (l: Lane) => void }) {
   const { t } = usePluginTranslation('kanban');
   const queryClient = useQueryClient();
   const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({ id: lane.id, disabled: !editable });
   const [editing, setEditing] = useState(false);
-  const [name, setName] = useState(lane.name);
+  const form = useLaneForm(lane.name);
   const rename = useMutation({
-    mutationFn: () => renameLane(lane.id, name.trim()),
+    mutationFn: (values: LaneFormValues) => renameLane(lane.id, laneForm.parse(values).name),
     onSuccess: () => {
       notify.success(t('laneSaved'));
       setEditing(false);
       void queryClient.invalidateQueries({ queryKey: lanesKey });
     },
   });
-  const error = editing && !name.trim() ? t('nameRequired') : null;
   return (
     <Paper
       ref={setNodeRef}
@@ -46,11 +56,11 @@ function LaneRow({ lane, index, editable, onDelete }: { lane: Lane; index: numbe
           {index + 1}
         </Text>
         {editing ? (
-          <form style={{ flex: 1 }} onSubmit={(e) => { e.preventDefault(); if (!error) rename.mutate(); }}>
+          <form style={{ flex: 1 }} onSubmit={form.onSubmit((values) => rename.mutate(values))} noValidate>
             <Group gap={6} wrap="nowrap">
-              <TextInput size="xs" style={{ flex: 1 }} value={name} maxLength={MAX_NAME} error={error} aria-label={t('name')} onChange={(e) => setName(e.currentTarget.value)} data-autofocus autoFocus />
-              <ActionIcon type="submit" variant="light" aria-label={t('common.save')} loading={rename.isPending} disabled={!!error}><IconCheck size={16} /></ActionIcon>
-              <ActionIcon variant="subtle" color="gray" aria-label={t('common.cancel')} onClick={() => { setEditing(false); setName(lane.name); }}><IconX size={16} /></ActionIcon>
+              <TextInput size="xs" style={{ flex: 1 }} maxLength={MAX_NAME} aria-label={t('name')} {...form.getInputProps('name')} error={nameError(form, t('nameRequired'))} data-autofocus autoFocus />
+              <ActionIcon type="submit" variant="light" aria-label={t('common.save')} loading={rename.isPending}><IconCheck size={16} /></ActionIcon>
+              <ActionIcon variant="subtle" color="gray" aria-label={t('common.cancel')} onClick={() => setEditing(false)}><IconX size={16} /></ActionIcon>
             </Group>
           </form>
         ) : (
@@ -58,7 +68,7 @@ function LaneRow({ lane, index, editable, onDelete }: { lane: Lane; index: numbe
         )}
         {editable && !editing && (
           <Group gap={4} wrap="nowrap">
-            <Tooltip label={t('rename')}><ActionIcon variant="subtle" color="gray" aria-label={t('renameLane', { name: lane.name })} onClick={() => setEditing(true)}><IconPencil size={16} /></ActionIcon></Tooltip>
+            <Tooltip label={t('rename')}><ActionIcon variant="subtle" color="gray" aria-label={t('renameLane', { name: lane.name })} onClick={() => { form.setValues({ name: lane.name }); form.clearErrors(); setEditing(true); }}><IconPencil size={16} /></ActionIcon></Tooltip>
             <Tooltip label={t('common.delete')}><ActionIcon variant="subtle" color="red" aria-label={t('deleteLane', { name: lane.name })} onClick={() => onDelete(lane)}><IconTrash size={16} /></ActionIcon></Tooltip>
           </Group>
         )}
@@ -79,17 +89,14 @@ export default function LanesPage() {
   useEffect(() => setOrder(lanes.data ?? []), [lanes.data]);
   useRealtime('kanban.lanes_changed', () => void queryClient.invalidateQueries({ queryKey: lanesKey }));
 
-  const [name, setName] = useState('');
-  const [touched, setTouched] = useState(false);
+  const form = useLaneForm('');
   const [deleting, setDeleting] = useState<Lane | null>(null);
-  const nameError = touched && !name.trim() ? t('nameRequired') : null;
 
   const create = useMutation({
-    mutationFn: () => createLane(name.trim()),
+    mutationFn: (values: LaneFormValues) => createLane(laneForm.parse(values).name),
     onSuccess: () => {
       notify.success(t('laneCreated'));
-      setName('');
-      setTouched(false);
+      form.reset();
       void queryClient.invalidateQueries({ queryKey: lanesKey });
     },
   });
@@ -125,17 +132,17 @@ export default function LanesPage() {
       />
       <Box maw={640}>
         {editable && (
-          <form onSubmit={(e) => { e.preventDefault(); setTouched(true); if (name.trim()) create.mutate(); }} noValidate>
+          <form onSubmit={form.onSubmit((values) => create.mutate(values))} noValidate>
             <Group align="flex-start" gap="xs" mb="md">
               <TextInput
                 style={{ flex: 1 }}
                 placeholder={t('newLanePlaceholder')}
                 aria-label={t('newLane')}
-                value={name}
                 maxLength={MAX_NAME}
-                error={nameError}
-                onChange={(e) => setName(e.currentTarget.value)}
-                onBlur={() => name && setTouched(true)}
+                {...form.getInputProps('name')}
+                // An empty box left behind is not an error until the user tries to add it.
+                onBlur={() => form.values.name && form.validateField('name')}
+                error={nameError(form, t('nameRequired'))}
               />
               <Button type="submit" leftSection={<IconPlus size={16} />} loading={create.isPending}>{t('addLane')}</Button>
             </Group>

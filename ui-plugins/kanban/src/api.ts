@@ -1,54 +1,7 @@
 import { api } from '@atende/ui-shell/sdk';
+import type { Board, Card, CardEvent, CardTicket, Column, Lane, View } from '@atende/plugin-kanban/contract';
 
-export type View = 'lanes' | 'tags';
-
-export interface Lane {
-  id: number;
-  name: string;
-  position: number;
-}
-
-export interface CardTicket {
-  id: number;
-  status: 'open' | 'pending';
-  userId: number | null;
-  userName: string | null;
-  unreadMessages: number;
-  lastMessageAt: string;
-}
-
-/** A contact on the board (see plugins/kanban/src/board.ts). */
-export interface Card {
-  id: number;
-  name: string;
-  number: string | null;
-  profilePicUrl: string | null;
-  laneId: number | null;
-  tags: { id: number; name: string; color: string }[];
-  owners: { id: number; name: string }[];
-  ticket: CardTicket | null;
-}
-
-export interface Column {
-  key: string;
-  id: number;
-  name: string;
-  color: string | null;
-  count: number;
-  cards: Card[];
-  nextCursor: string | null;
-}
-
-export interface Board {
-  view: View;
-  columns: Column[];
-}
-
-/** The real-time event every board of the tenant receives when a card moves or changes. */
-export interface CardEvent {
-  card: Card;
-  before: { laneId: number | null; tagIds: number[] };
-}
+export type { Board, Card, CardEvent, CardTicket, Column, Lane, View };
 
 const BASE = '/plugins/kanban';
 

@@ -3,6 +3,8 @@
  * spec's 12 locales (regional variants share their language's wording).
  */
 const pt = {
+  menu: 'Kanban',
+  tab: 'Lanes',
   title: 'Kanban',
   description: 'Arraste os contatos entre as lanes; todos veem a mudança na hora.',
   manageLanes: 'Gerenciar lanes',
@@ -63,6 +65,8 @@ const pt = {
 type Strings = typeof pt;
 
 const en: Strings = {
+  menu: 'Kanban',
+  tab: 'Lanes',
   title: 'Kanban',
   description: 'Drag contacts between lanes; everyone sees the change at once.',
   manageLanes: 'Manage lanes',
@@ -121,6 +125,8 @@ const en: Strings = {
 };
 
 const es: Strings = {
+  menu: 'Kanban',
+  tab: 'Columnas',
   title: 'Kanban',
   description: 'Arrastre los contactos entre las columnas; todos ven el cambio al instante.',
   manageLanes: 'Gestionar columnas',
@@ -179,6 +185,8 @@ const es: Strings = {
 };
 
 const de: Strings = {
+  menu: 'Kanban',
+  tab: 'Spalten',
   title: 'Kanban',
   description: 'Ziehen Sie Kontakte zwischen den Spalten; alle sehen die Änderung sofort.',
   manageLanes: 'Spalten verwalten',
@@ -237,6 +245,8 @@ const de: Strings = {
 };
 
 const fr: Strings = {
+  menu: 'Kanban',
+  tab: 'Colonnes',
   title: 'Kanban',
   description: 'Glissez les contacts entre les colonnes ; tout le monde voit le changement aussitôt.',
   manageLanes: 'Gérer les colonnes',
@@ -295,6 +305,8 @@ const fr: Strings = {
 };
 
 const it: Strings = {
+  menu: 'Kanban',
+  tab: 'Colonne',
   title: 'Kanban',
   description: 'Trascina i contatti tra le colonne; tutti vedono subito la modifica.',
   manageLanes: 'Gestisci colonne',
@@ -353,6 +365,8 @@ const it: Strings = {
 };
 
 const pl: Strings = {
+  menu: 'Kanban',
+  tab: 'Kolumny',
   title: 'Kanban',
   description: 'Przeciągaj kontakty między kolumnami; wszyscy od razu widzą zmianę.',
   manageLanes: 'Zarządzaj kolumnami',
@@ -411,6 +425,8 @@ const pl: Strings = {
 };
 
 const ru: Strings = {
+  menu: 'Канбан',
+  tab: 'Колонки',
   title: 'Канбан',
   description: 'Перетаскивайте контакты между колонками; все сразу видят изменение.',
   manageLanes: 'Управлять колонками',

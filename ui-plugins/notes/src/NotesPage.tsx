@@ -1,4 +1,5 @@
 import { ActionIcon, Avatar, Badge, Box, Button, Group, Mark, Modal, Paper, Select, Skeleton, Stack, Text, TextInput, Textarea, Tooltip } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconExternalLink, IconNotes, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -6,6 +7,7 @@ import { useAtomValue } from 'jotai';
 import { Fragment, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ConfirmDialog, DateInputBR, EmptyState, ErrorBox, PageHeader, formatDateTime, notify, sessionAtom, usePluginTranslation, useRealtime } from '@atende/ui-shell/sdk';
+import { noteForm, type NoteFormValues } from '@atende/plugin-notes/contract';
 import { addNote, findTickets, listNotes, listUsers, notesKey, removeNote, type Note, type NoteFilters } from './api.ts';
 
 const MAX_NOTE = 4000;
@@ -134,23 +136,26 @@ function NewNoteModal({ onClose }: { onClose: () => void }) {
   const queryClient = useQueryClient();
   const [ticketSearch, setTicketSearch] = useState('');
   const [term] = useDebouncedValue(ticketSearch, 250);
-  const [ticketId, setTicketId] = useState<string | null>(null);
-  const [body, setBody] = useState('');
-  const [touched, setTouched] = useState(false);
+  // Validated by the contract's rules for a note (a ticket and some text).
+  const form = useForm<NoteFormValues>({ initialValues: { ticketId: null, body: '' }, validate: schemaResolver(noteForm, { sync: true }) });
   const tickets = useQuery({ queryKey: ['plugins', 'notes', 'tickets', term], queryFn: () => findTickets(term) });
   const save = useMutation({
-    mutationFn: () => addNote(Number(ticketId), body.trim()),
+    mutationFn: (values: NoteFormValues) => {
+      const v = noteForm.parse(values);
+      return addNote(Number(v.ticketId), v.body);
+    },
     onSuccess: () => {
       notify.success(t('created'));
       void queryClient.invalidateQueries({ queryKey: notesKey });
       onClose();
     },
   });
-  const ticketError = touched && !ticketId ? t('ticketRequired') : null;
-  const bodyError = touched && !body.trim() ? t('textRequired') : null;
+  // The schema's messages are Portuguese; the screen shows its own translated texts for the two rules users meet.
+  const ticketError = form.errors.ticketId ? t('ticketRequired') : undefined;
+  const bodyError = form.errors.body ? (form.values.body.trim() ? String(form.errors.body) : t('textRequired')) : undefined;
   return (
     <Modal opened onClose={onClose} title={t('new')} centered size="lg">
-      <form onSubmit={(e) => { e.preventDefault(); setTouched(true); if (ticketId && body.trim()) save.mutate(); }} noValidate>
+      <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
         <Stack>
           <Select
             label={t('ticket')}
@@ -161,13 +166,12 @@ function NewNoteModal({ onClose }: { onClose: () => void }) {
             onSearchChange={setTicketSearch}
             filter={({ options }) => options}
             data={(tickets.data ?? []).map((x) => ({ value: String(x.id), label: `${x.protocol ?? `#${x.id}`} · ${x.contactName}${x.contactNumber ? ` (${x.contactNumber})` : ''}` }))}
-            value={ticketId}
-            onChange={setTicketId}
+            {...form.getInputProps('ticketId')}
             nothingFoundMessage={t('noTickets')}
             error={ticketError}
             comboboxProps={{ withinPortal: true }}
           />
-          <Textarea label={t('text')} withAsterisk autosize minRows={4} maxRows={10} maxLength={MAX_NOTE} value={body} onChange={(e) => setBody(e.currentTarget.value)} error={bodyError} description={t('privateHint')} />
+          <Textarea label={t('text')} withAsterisk autosize minRows={4} maxRows={10} maxLength={MAX_NOTE} {...form.getInputProps('body')} error={bodyError} description={t('privateHint')} />
           <Group justify="flex-end" gap="xs">
             <Button variant="default" onClick={onClose} disabled={save.isPending}>{t('common.cancel')}</Button>
             <Button type="submit" loading={save.isPending}>{t('common.save')}</Button>

@@ -1,41 +1,14 @@
 import { api } from '@atende/ui-shell/sdk';
+import type { Note, NotePage, TicketChoice } from '@atende/plugin-notes/contract';
 
-/** A note: the kernel's internal-note message of a ticket (see plugins/notes). */
-export interface Note {
-  id: string;
-  body: string;
-  ticketId: number;
-  protocol: string | null;
-  ticketStatus: string;
-  contactId: number;
-  contactName: string;
-  contactNumber: string | null;
-  userId: number | null;
-  userName: string | null;
-  edited: boolean;
-  createdAt: string;
-}
+/** A note is the kernel's internal-note message of a ticket (see plugins/notes). */
+export type { Note, NotePage, TicketChoice };
 
 export interface NoteFilters {
   search: string;
   userId: string | null;
   from: string | null;
   to: string | null;
-}
-
-export interface NotePage {
-  notes: Note[];
-  count: number;
-  hasMore: boolean;
-  nextBefore: string | null;
-}
-
-export interface TicketChoice {
-  id: number;
-  protocol: string | null;
-  status: string;
-  contactName: string;
-  contactNumber: string | null;
 }
 
 const BASE = '/plugins/notes';

@@ -3,6 +3,7 @@
  * spec's 12 locales (regional variants share their language's wording).
  */
 const pt = {
+  menu: 'Notas',
   title: "Notas",
   description: "Notas internas dos atendimentos, por atendimento e usuário. O cliente não as vê.",
   new: "Nova nota",
@@ -39,6 +40,7 @@ const pt = {
 };
 
 const en = {
+  menu: 'Notes',
   title: "Notes",
   description: "Internal notes of the tickets, by ticket and user. Customers never see them.",
   new: "New note",
@@ -75,6 +77,7 @@ const en = {
 };
 
 const es = {
+  menu: 'Notas',
   title: "Notas",
   description: "Notas internas de las atenciones, por atención y usuario. El cliente no las ve.",
   new: "Nueva nota",
@@ -111,6 +114,7 @@ const es = {
 };
 
 const de = {
+  menu: 'Notizen',
   title: "Notizen",
   description: "Interne Notizen der Tickets, nach Ticket und Benutzer. Kunden sehen sie nie.",
   new: "Neue Notiz",
@@ -147,6 +151,7 @@ const de = {
 };
 
 const fr = {
+  menu: 'Notes',
   title: "Notes",
   description: "Notes internes des tickets, par ticket et utilisateur. Les clients ne les voient jamais.",
   new: "Nouvelle note",
@@ -183,6 +188,7 @@ const fr = {
 };
 
 const it = {
+  menu: 'Note',
   title: "Note",
   description: "Note interne dei ticket, per ticket e utente. I clienti non le vedono mai.",
   new: "Nuova nota",
@@ -219,6 +225,7 @@ const it = {
 };
 
 const pl = {
+  menu: 'Notatki',
   title: "Notatki",
   description: "Wewnętrzne notatki zgłoszeń według zgłoszenia i użytkownika. Klienci ich nie widzą.",
   new: "Nowa notatka",
@@ -255,6 +262,7 @@ const pl = {
 };
 
 const ru = {
+  menu: 'Заметки',
   title: "Заметки",
   description: "Внутренние заметки обращений по обращению и пользователю. Клиенты их не видят.",
   new: "Новая заметка",

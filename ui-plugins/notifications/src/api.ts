@@ -1,28 +1,7 @@
 import { api } from '@atende/ui-shell/sdk';
+import type { Notification, SendInput, Sent } from '@atende/plugin-notifications/contract';
 
-export interface Notification {
-  id: number;
-  message: string;
-  read: boolean;
-  createdAt: string;
-  senderName: string | null;
-}
-export interface Sent {
-  batchId: string;
-  tenantId: number;
-  tenantName: string;
-  message: string;
-  senderName: string | null;
-  createdAt: string;
-  recipients: number;
-  read: number;
-}
-export interface SendInput {
-  message: string;
-  tenantId?: number;
-  userIds?: number[];
-  all?: boolean;
-}
+export type { Notification, SendInput, Sent };
 
 const BASE = '/plugins/notifications';
 export const inboxKey = ['plugins', 'notifications', 'inbox'] as const;
@@ -34,4 +13,4 @@ export const markAllRead = () => api.put<{ unread: number }>(`${BASE}/notificati
 export const sendNotification = (body: SendInput) => api.post<{ recipients: number }>(`${BASE}/notifications`, body);
 export const listSent = (signal?: AbortSignal) => api.get<Sent[]>(`${BASE}/sent`, { signal, silent: true });
 export const getTargets = (tenantId: number | undefined, signal?: AbortSignal) =>
-  api.get<{ tenantId: number; tenants: { id: number; name: string }[]; users: { id: number; name: string; email: string }[] }>(`${BASE}/targets`, { query: { tenantId }, signal });
+  api.get<{ tenantId: number; tenants: { id: number; name: string }[]; users: { id: number; name: string }[] }>(`${BASE}/targets`, { query: { tenantId }, signal });

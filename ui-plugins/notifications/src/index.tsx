@@ -1,5 +1,7 @@
+import { IconBell } from '@tabler/icons-react';
 import { lazy, Suspense } from 'react';
 import { defineUiPlugin } from '@atende/ui-shell/sdk';
+import { contract } from '@atende/plugin-notifications/contract';
 import { locales } from './locales.ts';
 
 // The badge loads after the entry, like the screens: the entry stays tiny and the
@@ -19,7 +21,9 @@ function HeaderBell() {
  */
 export default defineUiPlugin({
   id: 'notifications',
-  routes: [{ path: '/notificacao', lazy: () => import('./NotificationsPage.tsx'), menu: 'notification' }],
+  contract,
+  routes: [{ path: '/notificacao', name: 'notificacao', menu: 'notification', lazy: () => import('./NotificationsPage.tsx') }],
+  menus: [{ key: 'notification', label: 'menu', icon: IconBell, path: '/notificacao', section: 'platform', order: 120 }],
   widgets: { 'layout.header': HeaderBell },
   locales,
 });

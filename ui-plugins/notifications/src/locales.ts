@@ -5,6 +5,7 @@
 type Strings = Record<string, string>;
 
 const pt: Strings = {
+  menu: 'Notificações',
   title: "Notificações",
   description: "Envie avisos a usuários escolhidos ou a todos de uma empresa e acompanhe a leitura.",
   bellLabel: "Notificações: {{n}} não lida(s)",
@@ -35,6 +36,7 @@ const pt: Strings = {
 };
 
 const en: Strings = {
+  menu: 'Notifications',
   title: "Notifications",
   description: "Send notices to chosen users or to everyone in a company and follow who read them.",
   bellLabel: "Notifications: {{n}} unread",
@@ -65,6 +67,7 @@ const en: Strings = {
 };
 
 const es: Strings = {
+  menu: 'Notificaciones',
   title: "Notificaciones",
   description: "Envía avisos a usuarios elegidos o a todos de una empresa y sigue la lectura.",
   bellLabel: "Notificaciones: {{n}} sin leer",
@@ -95,6 +98,7 @@ const es: Strings = {
 };
 
 const de: Strings = {
+  menu: 'Benachrichtigungen',
   title: "Benachrichtigungen",
   description: "Sende Hinweise an ausgewählte Benutzer oder an alle eines Unternehmens und verfolge, wer sie gelesen hat.",
   bellLabel: "Benachrichtigungen: {{n}} ungelesen",
@@ -125,6 +129,7 @@ const de: Strings = {
 };
 
 const fr: Strings = {
+  menu: 'Notifications',
   title: "Notifications",
   description: "Envoyez des avis à des utilisateurs choisis ou à toute une entreprise et suivez leur lecture.",
   bellLabel: "Notifications : {{n}} non lue(s)",
@@ -155,6 +160,7 @@ const fr: Strings = {
 };
 
 const it: Strings = {
+  menu: 'Notifiche',
   title: "Notifiche",
   description: "Invia avvisi a utenti scelti o a tutta un’azienda e segui chi li ha letti.",
   bellLabel: "Notifiche: {{n}} non lette",
@@ -185,6 +191,7 @@ const it: Strings = {
 };
 
 const pl: Strings = {
+  menu: 'Powiadomienia',
   title: "Powiadomienia",
   description: "Wysyłaj komunikaty do wybranych użytkowników lub do całej firmy i śledź ich odczyt.",
   bellLabel: "Powiadomienia: nieprzeczytane {{n}}",
@@ -215,6 +222,7 @@ const pl: Strings = {
 };
 
 const ru: Strings = {
+  menu: 'Уведомления',
   title: "Уведомления",
   description: "Отправляйте сообщения выбранным пользователям или всей компании и следите за прочтением.",
   bellLabel: "Уведомления: непрочитанных {{n}}",

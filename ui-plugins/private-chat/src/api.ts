@@ -1,43 +1,7 @@
 import { api } from '@atende/ui-shell/sdk';
+import type { ChatMessage, ChatTeam, ChatUser, Conversations } from '@atende/plugin-private-chat/contract';
 
-export interface ChatUser {
-  id: number;
-  name: string;
-  email: string;
-  profile: string;
-  isOnline: boolean;
-  lastSeenAt: string | null;
-  unread: number;
-  lastMessage: string | null;
-  lastMessageAt: string | null;
-  lastMessageFromMe: boolean;
-}
-export interface ChatTeam {
-  id: number;
-  name: string;
-  members: number;
-  unread: number;
-  lastMessage: string | null;
-  lastMessageAt: string | null;
-  lastMessageFrom: string | null;
-}
-export interface Conversations {
-  users: ChatUser[];
-  teams: ChatTeam[];
-  unreadCount: number;
-  notificationCount: number;
-  messageLimit: number;
-}
-export interface ChatMessage {
-  id: number;
-  fromUserId: number;
-  fromName: string | null;
-  toUserId: number | null;
-  teamId: number | null;
-  body: string;
-  readAt: string | null;
-  createdAt: string;
-}
+export type { ChatMessage, ChatTeam, ChatUser, Conversations };
 /** A conversation: with a person or with a team. */
 export type Target = { kind: 'users' | 'teams'; id: number };
 

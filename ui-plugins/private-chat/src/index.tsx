@@ -1,5 +1,7 @@
 import { lazy, Suspense } from 'react';
+import { IconMessageCircle } from '@tabler/icons-react';
 import { defineUiPlugin } from '@atende/ui-shell/sdk';
+import { contract } from '@atende/plugin-private-chat/contract';
 import { locales } from './locales.ts';
 
 // Loaded after the entry, like the screen: the entry stays tiny.
@@ -19,7 +21,9 @@ function HeaderWatcher() {
  */
 export default defineUiPlugin({
   id: 'private-chat',
-  routes: [{ path: '/chat-privado', lazy: () => import('./PrivateChatPage.tsx'), menu: 'chat' }],
+  contract,
+  routes: [{ path: '/chat-privado', name: 'chat-privado', menu: 'chat', layout: 'standalone', lazy: () => import('./PrivateChatPage.tsx') }],
+  menus: [{ key: 'chat', label: 'menu', icon: IconMessageCircle, path: '/chat-privado', section: 'service', order: 50 }],
   widgets: { 'layout.header': HeaderWatcher },
   locales,
 });

@@ -5,6 +5,7 @@
 type Strings = Record<string, string>;
 
 const pt: Strings = {
+  menu: 'Chat interno',
   title: "Chat interno",
   back: "Voltar aos atendimentos",
   search: "Pesquisar conversa",
@@ -29,6 +30,7 @@ const pt: Strings = {
 };
 
 const en: Strings = {
+  menu: 'Internal chat',
   title: "Internal chat",
   back: "Back to tickets",
   search: "Search conversations",
@@ -53,6 +55,7 @@ const en: Strings = {
 };
 
 const es: Strings = {
+  menu: 'Chat interno',
   title: "Chat interno",
   back: "Volver a las atenciones",
   search: "Buscar conversación",
@@ -77,6 +80,7 @@ const es: Strings = {
 };
 
 const de: Strings = {
+  menu: 'Interner Chat',
   title: "Interner Chat",
   back: "Zurück zu den Tickets",
   search: "Gespräche suchen",
@@ -101,6 +105,7 @@ const de: Strings = {
 };
 
 const fr: Strings = {
+  menu: 'Chat interne',
   title: "Chat interne",
   back: "Retour aux tickets",
   search: "Rechercher une conversation",
@@ -125,6 +130,7 @@ const fr: Strings = {
 };
 
 const it: Strings = {
+  menu: 'Chat interna',
   title: "Chat interna",
   back: "Torna ai ticket",
   search: "Cerca conversazione",
@@ -149,6 +155,7 @@ const it: Strings = {
 };
 
 const pl: Strings = {
+  menu: 'Czat wewnętrzny',
   title: "Czat wewnętrzny",
   back: "Wróć do zgłoszeń",
   search: "Szukaj rozmowy",
@@ -173,6 +180,7 @@ const pl: Strings = {
 };
 
 const ru: Strings = {
+  menu: 'Внутренний чат',
   title: "Внутренний чат",
   back: "Назад к обращениям",
   search: "Поиск разговора",

@@ -1,18 +1,8 @@
 import { api } from '@atende/ui-shell/sdk';
+import type { Protocol, ProtocolPage } from '@atende/plugin-protocols/contract';
 
 /** A ticket's protocol (see plugins/protocols). */
-export interface Protocol {
-  protocol: string;
-  ticketId: number;
-  status: 'open' | 'pending' | 'closed' | 'schedule';
-  userId: number | null;
-  userName: string | null;
-  contactId: number;
-  contactName: string;
-  contactNumber: string | null;
-  createdAt: string;
-  closedAt: string | null;
-}
+export type { Protocol, ProtocolPage };
 
 export interface ProtocolFilters {
   search: string;
@@ -21,13 +11,6 @@ export interface ProtocolFilters {
   /** `YYYY-MM-DD`, local day. */
   from: string | null;
   to: string | null;
-}
-
-export interface ProtocolPage {
-  protocols: Protocol[];
-  count: number;
-  hasMore: boolean;
-  nextBefore: number | null;
 }
 
 const BASE = '/plugins/protocols';

@@ -3,6 +3,7 @@
  * spec's 12 locales (regional variants share their language's wording).
  */
 const pt = {
+  menu: 'Protocolos',
   title: "Protocolos",
   description: "Número de protocolo de cada atendimento, com atendente, contato e data.",
   searchLabel: "Buscar",
@@ -35,6 +36,7 @@ const pt = {
 };
 
 const en = {
+  menu: 'Protocols',
   title: "Protocols",
   description: "The protocol number of every ticket, with agent, contact and date.",
   searchLabel: "Search",
@@ -67,6 +69,7 @@ const en = {
 };
 
 const es = {
+  menu: 'Protocolos',
   title: "Protocolos",
   description: "El número de protocolo de cada atención, con agente, contacto y fecha.",
   searchLabel: "Buscar",
@@ -99,6 +102,7 @@ const es = {
 };
 
 const de = {
+  menu: 'Protokolle',
   title: "Protokolle",
   description: "Die Protokollnummer jedes Tickets mit Agent, Kontakt und Datum.",
   searchLabel: "Suchen",
@@ -131,6 +135,7 @@ const de = {
 };
 
 const fr = {
+  menu: 'Protocoles',
   title: "Protocoles",
   description: "Le numéro de protocole de chaque ticket, avec agent, contact et date.",
   searchLabel: "Rechercher",
@@ -163,6 +168,7 @@ const fr = {
 };
 
 const it = {
+  menu: 'Protocolli',
   title: "Protocolli",
   description: "Il numero di protocollo di ogni ticket, con operatore, contatto e data.",
   searchLabel: "Cerca",
@@ -195,6 +201,7 @@ const it = {
 };
 
 const pl = {
+  menu: 'Protokoły',
   title: "Protokoły",
   description: "Numer protokołu każdego zgłoszenia z agentem, kontaktem i datą.",
   searchLabel: "Szukaj",
@@ -227,6 +234,7 @@ const pl = {
 };
 
 const ru = {
+  menu: 'Протоколы',
   title: "Протоколы",
   description: "Номер протокола каждого обращения с агентом, контактом и датой.",
   searchLabel: "Поиск",

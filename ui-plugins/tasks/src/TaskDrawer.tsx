@@ -1,8 +1,10 @@
 import { Avatar, Badge, Button, Drawer, Group, NumberInput, Paper, ScrollArea, Select, Stack, Tabs, Text, TextInput, Textarea } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
 import { IconSend } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DateTimeInputBR, EmptyState, formatDateTime, getSession, notify, usePluginTranslation } from '@atende/ui-shell/sdk';
+import { taskForm, type TaskFormValues } from '@atende/plugin-tasks/contract';
 import { addComment, createTask, listComments, PRIORITIES, RECURRENCES, tasksKey, toLocalInput, updateTask, type Priority, type Task, type TaskInput } from './api.ts';
 
 interface Props {
@@ -14,34 +16,26 @@ interface Props {
   onSaved: () => void;
 }
 
-interface FormState {
-  name: string;
-  description: string;
-  limitDate: string | null;
-  ownerId: string | null;
-  priority: Priority;
-  recurrence: string;
-  repetitions: number;
-}
-
 /** Create or edit a task; an existing task also shows its comments thread. */
 export function TaskDrawer({ task, initialTab, owners, onClose, onSaved }: Props) {
   const { t } = usePluginTranslation('tasks');
   const session = getSession();
-  const [form, setForm] = useState<FormState>(() => ({
-    name: task?.name ?? '',
-    description: task?.description ?? '',
-    limitDate: task ? toLocalInput(task.limitDate) : null,
-    ownerId: String(task?.ownerId ?? session?.userId ?? ''),
-    priority: task?.priority ?? 'none',
-    recurrence: String(task?.recurrence ?? 0),
-    repetitions: task?.repetitions || 1,
-  }));
-  const [errors, setErrors] = useState<Partial<Record<keyof FormState, string>>>({});
-  const set = <K extends keyof FormState>(k: K, v: FormState[K]) => {
-    setForm((f) => ({ ...f, [k]: v }));
-    setErrors((e) => ({ ...e, [k]: undefined }));
-  };
+  // Validated by the same rules the server applies (the plugin's contract).
+  const form = useForm<TaskFormValues>({
+    initialValues: {
+      name: task?.name ?? '',
+      description: task?.description ?? '',
+      limitDate: task ? toLocalInput(task.limitDate) : '',
+      ownerId: String(task?.ownerId ?? session?.userId ?? ''),
+      priority: task?.priority ?? 'none',
+      recurrence: String(task?.recurrence ?? 0),
+      repetitions: task?.repetitions || 1,
+    },
+    validate: schemaResolver(taskForm, { sync: true }),
+  });
+  // The schema's messages are Portuguese; the spec's own message for each missing required field (core.md §5) is shown translated.
+  const required = (field: 'name' | 'limitDate', label: string) =>
+    form.errors[field] ? (String(form.values[field] ?? '').trim() ? String(form.errors[field]) : t('required', { field: label })) : undefined;
 
   const save = useMutation({
     mutationFn: (body: TaskInput) => (task ? updateTask(task.id, body) : createTask(body)),
@@ -52,47 +46,48 @@ export function TaskDrawer({ task, initialTab, owners, onClose, onSaved }: Props
     },
   });
 
-  const submit = () => {
-    // The spec's own message for each missing required field (core.md §5).
-    const next: typeof errors = {};
-    if (!form.name.trim()) next.name = t('required', { field: t('fieldName') });
-    if (!form.limitDate) next.limitDate = t('required', { field: t('fieldLimitDate') });
-    setErrors(next);
-    if (Object.keys(next).length) return;
-    const recurrence = Number(form.recurrence);
+  const submit = (values: TaskFormValues) => {
+    const v = taskForm.parse(values);
+    const recurrence = Number(v.recurrence);
     save.mutate({
-      name: form.name.trim(),
-      description: form.description.trim() || null,
-      limitDate: new Date(form.limitDate!).toISOString(),
-      ownerId: form.ownerId ? Number(form.ownerId) : undefined,
-      priority: form.priority,
-      recurrence,
-      ...(recurrence ? { repetitions: form.repetitions } : {}),
+      name: v.name,
+      description: v.description.trim() || null,
+      limitDate: new Date(v.limitDate).toISOString(),
+      ownerId: v.ownerId ? Number(v.ownerId) : undefined,
+      priority: v.priority,
+      recurrence: recurrence as NonNullable<TaskInput['recurrence']>,
+      ...(recurrence ? { repetitions: v.repetitions } : {}),
     });
   };
 
   const details = (
-    <form aria-label={t('formLabel')} onSubmit={(e) => { e.preventDefault(); submit(); }} noValidate>
+    <form aria-label={t('formLabel')} onSubmit={form.onSubmit(submit)} noValidate>
       <Stack gap="sm">
-        <TextInput label={t('name')} withAsterisk maxLength={200} value={form.name} onChange={(e) => set('name', e.currentTarget.value)} error={errors.name} data-autofocus />
-        <Textarea label={t('descriptionField')} autosize minRows={2} maxRows={6} maxLength={5000} value={form.description} onChange={(e) => set('description', e.currentTarget.value)} />
+        <TextInput label={t('name')} withAsterisk maxLength={200} {...form.getInputProps('name')} error={required('name', t('fieldName'))} data-autofocus />
+        <Textarea label={t('descriptionField')} autosize minRows={2} maxRows={6} maxLength={5000} {...form.getInputProps('description')} />
         <Group grow align="flex-start">
-          <DateTimeInputBR label={t('limitDate')} withAsterisk value={form.limitDate} onChange={(v) => set('limitDate', v)} error={errors.limitDate} />
-          <Select label={t('owner')} searchable data={owners.map((o) => ({ value: String(o.id), label: o.name }))} value={form.ownerId} onChange={(v) => set('ownerId', v)} allowDeselect={false} />
+          <DateTimeInputBR
+            label={t('limitDate')}
+            withAsterisk
+            value={form.values.limitDate || null}
+            onChange={(v) => form.setFieldValue('limitDate', v ?? '')}
+            error={required('limitDate', t('fieldLimitDate'))}
+          />
+          <Select label={t('owner')} searchable data={owners.map((o) => ({ value: String(o.id), label: o.name }))} {...form.getInputProps('ownerId')} allowDeselect={false} />
         </Group>
         <Select
           label={t('priority')}
           data={PRIORITIES.map((p) => ({ value: p, label: t(`priority_${p}`) }))}
-          value={form.priority}
-          onChange={(v) => v && set('priority', v as Priority)}
+          value={form.values.priority}
+          onChange={(v) => v && form.setFieldValue('priority', v as Priority)}
           allowDeselect={false}
         />
         <Group grow align="flex-start">
           <Select
             label={t('recurrence')}
             data={RECURRENCES.map((d) => ({ value: String(d), label: d ? t('everyDays', { days: d }) : t('noRecurrence') }))}
-            value={form.recurrence}
-            onChange={(v) => v && set('recurrence', v)}
+            value={form.values.recurrence}
+            onChange={(v) => v && form.setFieldValue('recurrence', v)}
             allowDeselect={false}
           />
           <NumberInput
@@ -100,9 +95,9 @@ export function TaskDrawer({ task, initialTab, owners, onClose, onSaved }: Props
             description={t('repetitionsHint')}
             min={1}
             max={100}
-            disabled={form.recurrence === '0'}
-            value={form.repetitions}
-            onChange={(v) => set('repetitions', typeof v === 'number' ? v : 1)}
+            disabled={form.values.recurrence === '0'}
+            value={form.values.repetitions}
+            onChange={(v) => form.setFieldValue('repetitions', typeof v === 'number' ? v : 1)}
           />
         </Group>
         <Group justify="flex-end" gap="xs" mt="sm">

@@ -1,48 +1,10 @@
 import { api } from '@atende/ui-shell/sdk';
+import { PRIORITIES, RECURRENCE_DAYS, STATUSES, type Priority, type Task, type TaskComment, type TaskInput, type TaskStatus } from '@atende/plugin-tasks/contract';
 
-export type Priority = 'high' | 'medium' | 'low' | 'none';
-export type TaskStatus = 'delayed' | 'pending' | 'finished';
-export const PRIORITIES: Priority[] = ['high', 'medium', 'low', 'none'];
-export const STATUSES: TaskStatus[] = ['delayed', 'pending', 'finished'];
+export { PRIORITIES, STATUSES };
+export type { Priority, Task, TaskComment, TaskInput, TaskStatus };
 /** Task recurrence choices in days (core.md §9); 0 = none. */
-export const RECURRENCES = [0, 7, 30, 45, 60, 75, 90] as const;
-
-export interface Task {
-  id: number;
-  name: string;
-  description: string | null;
-  limitDate: string;
-  ownerId: number | null;
-  ownerName: string | null;
-  createdById: number | null;
-  createdByName: string | null;
-  priority: Priority;
-  /** `delayed` is computed by the server from the limit date. */
-  status: TaskStatus;
-  recurrence: number;
-  repetitions: number;
-  finishedAt: string | null;
-  commentCount: number;
-  createdAt: string;
-}
-
-export interface TaskComment {
-  id: number;
-  body: string;
-  userId: number | null;
-  userName: string | null;
-  createdAt: string;
-}
-
-export interface TaskInput {
-  name?: string;
-  description?: string | null;
-  limitDate?: string | null;
-  ownerId?: number | null;
-  priority?: Priority;
-  recurrence?: number;
-  repetitions?: number;
-}
+export const RECURRENCES = RECURRENCE_DAYS;
 
 export interface TaskFilters {
   status?: TaskStatus;

@@ -5,6 +5,7 @@
 type Strings = Record<string, string>;
 
 const pt: Strings = {
+  menu: 'Tarefas',
   title: 'Tarefas',
   description: 'Tarefas da equipe com prazo, responsável, prioridade e recorrência.',
   new: 'Nova tarefa',
@@ -62,6 +63,7 @@ const pt: Strings = {
 };
 
 const en: Strings = {
+  menu: 'Tasks',
   title: 'Tasks',
   description: 'Team tasks with a deadline, owner, priority and recurrence.',
   new: 'New task',
@@ -119,6 +121,7 @@ const en: Strings = {
 };
 
 const es: Strings = {
+  menu: 'Tareas',
   title: 'Tareas',
   description: 'Tareas del equipo con plazo, responsable, prioridad y recurrencia.',
   new: 'Nueva tarea',
@@ -176,6 +179,7 @@ const es: Strings = {
 };
 
 const de: Strings = {
+  menu: 'Aufgaben',
   title: 'Aufgaben',
   description: 'Teamaufgaben mit Frist, Verantwortlichem, Priorität und Wiederholung.',
   new: 'Neue Aufgabe',
@@ -233,6 +237,7 @@ const de: Strings = {
 };
 
 const fr: Strings = {
+  menu: 'Tâches',
   title: 'Tâches',
   description: 'Tâches de l’équipe avec échéance, responsable, priorité et récurrence.',
   new: 'Nouvelle tâche',
@@ -290,6 +295,7 @@ const fr: Strings = {
 };
 
 const it: Strings = {
+  menu: 'Attività',
   title: 'Attività',
   description: 'Attività del team con scadenza, responsabile, priorità e ricorrenza.',
   new: 'Nuova attività',
@@ -347,6 +353,7 @@ const it: Strings = {
 };
 
 const pl: Strings = {
+  menu: 'Zadania',
   title: 'Zadania',
   description: 'Zadania zespołu z terminem, odpowiedzialnym, priorytetem i powtarzaniem.',
   new: 'Nowe zadanie',
@@ -404,6 +411,7 @@ const pl: Strings = {
 };
 
 const ru: Strings = {
+  menu: 'Задачи',
   title: 'Задачи',
   description: 'Задачи команды со сроком, ответственным, приоритетом и повторением.',
   new: 'Новая задача',

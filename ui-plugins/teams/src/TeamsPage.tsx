@@ -1,10 +1,12 @@
 import { ActionIcon, Avatar, Badge, Button, Drawer, Group, MultiSelect, Stack, Switch, Text, TextInput, Tooltip } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import {
   ConfirmDialog, DataTable, EmptyState, PageHeader, notify, paginateLocally, useDataTableState, usePluginTranslation, useRealtime, type DataTableColumn,
 } from '@atende/ui-shell/sdk';
+import { teamForm, type TeamFormValues } from '@atende/plugin-teams/contract';
 import { createTeam, deleteTeam, listTeams, listUsers, teamsKey, updateTeam, type Team, type TeamInput } from './api.ts';
 
 /** `/equipes`: teams of the tenant, their members and whether they are active. */
@@ -66,28 +68,31 @@ export default function TeamsPage() {
 function TeamDrawer({ team, onClose, onSaved }: { team: Team | null; onClose: () => void; onSaved: () => void }) {
   const { t } = usePluginTranslation('teams');
   const users = useQuery({ queryKey: [...teamsKey, 'users'], queryFn: ({ signal }) => listUsers(signal), staleTime: 60_000 });
-  const [name, setName] = useState(team?.name ?? '');
-  const [active, setActive] = useState(team?.active ?? true);
-  const [members, setMembers] = useState<string[]>(team?.users.map((u) => String(u.id)) ?? []);
-  const [error, setError] = useState<string | null>(null);
+  // Validated by the same rules the server applies (the plugin's contract).
+  const form = useForm<TeamFormValues>({
+    initialValues: { name: team?.name ?? '', active: team?.active ?? true, userIds: team?.users.map((u) => String(u.id)) ?? [] },
+    validate: schemaResolver(teamForm, { sync: true }),
+  });
   const save = useMutation({
     mutationFn: (body: TeamInput) => (team ? updateTeam(team.id, body) : createTeam(body)),
     onSuccess: () => { notify.success(team ? t('updated') : t('created')); onSaved(); onClose(); },
   });
-  const submit = () => {
-    if (!name.trim()) return setError(t('nameRequired'));
-    save.mutate({ name: name.trim(), active, userIds: members.map(Number) });
+  const submit = (values: TeamFormValues) => {
+    const v = teamForm.parse(values);
+    save.mutate({ name: v.name, active: v.active, userIds: v.userIds.map(Number) });
   };
+  // The schema's messages are Portuguese; the rule users meet (a name) shows the screen's own translated text.
+  const nameError = form.errors.name ? (form.values.name.trim() ? String(form.errors.name) : t('nameRequired')) : undefined;
+  const members = form.values.userIds;
   return (
     <Drawer opened onClose={onClose} position="right" size="md" title={<Text fw={600}>{team ? t('edit') : t('new')}</Text>}>
-      <form aria-label={t('formLabel')} onSubmit={(e) => { e.preventDefault(); submit(); }} noValidate>
+      <form aria-label={t('formLabel')} onSubmit={form.onSubmit(submit)} noValidate>
         <Stack gap="sm">
-          <TextInput label={t('name')} withAsterisk maxLength={120} value={name} error={error} data-autofocus
-            onChange={(e) => { setName(e.currentTarget.value); setError(null); }} />
+          <TextInput label={t('name')} withAsterisk maxLength={120} {...form.getInputProps('name')} error={nameError} data-autofocus />
           <MultiSelect label={t('members')} placeholder={t('pickMembers')} searchable clearable hidePickedOptions nothingFoundMessage={t('noUsers')}
             data={(users.data ?? []).filter((u) => u.active || members.includes(String(u.id))).map((u) => ({ value: String(u.id), label: u.name }))}
-            value={members} onChange={setMembers} />
-          <Switch label={t('active')} checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
+            {...form.getInputProps('userIds')} />
+          <Switch label={t('active')} {...form.getInputProps('active', { type: 'checkbox' })} />
           <Group justify="flex-end" gap="xs" mt="sm">
             <Button variant="default" onClick={onClose} disabled={save.isPending}>{t('common.cancel')}</Button>
             <Button type="submit" loading={save.isPending}>{t('common.save')}</Button>

@@ -5,6 +5,7 @@
 type Strings = Record<string, string>;
 
 const pt: Strings = {
+  menu: 'Equipes',
   title: "Equipes",
   description: "Agrupe usuários em equipes; cada equipe tem sua conversa no chat interno.",
   new: "Nova equipe",
@@ -33,6 +34,7 @@ const pt: Strings = {
 };
 
 const en: Strings = {
+  menu: 'Teams',
   title: "Teams",
   description: "Group users into teams; each team gets its own internal chat conversation.",
   new: "New team",
@@ -61,6 +63,7 @@ const en: Strings = {
 };
 
 const es: Strings = {
+  menu: 'Equipos',
   title: "Equipos",
   description: "Agrupa usuarios en equipos; cada equipo tiene su conversación en el chat interno.",
   new: "Nuevo equipo",
@@ -89,6 +92,7 @@ const es: Strings = {
 };
 
 const de: Strings = {
+  menu: 'Teams',
   title: "Teams",
   description: "Fasse Benutzer in Teams zusammen; jedes Team hat ein eigenes Gespräch im internen Chat.",
   new: "Neues Team",
@@ -117,6 +121,7 @@ const de: Strings = {
 };
 
 const fr: Strings = {
+  menu: 'Équipes',
   title: "Équipes",
   description: "Regroupez les utilisateurs en équipes ; chaque équipe a sa conversation dans le chat interne.",
   new: "Nouvelle équipe",
@@ -145,6 +150,7 @@ const fr: Strings = {
 };
 
 const it: Strings = {
+  menu: 'Team',
   title: "Team",
   description: "Raggruppa gli utenti in team; ogni team ha la sua conversazione nella chat interna.",
   new: "Nuovo team",
@@ -173,6 +179,7 @@ const it: Strings = {
 };
 
 const pl: Strings = {
+  menu: 'Zespoły',
   title: "Zespoły",
   description: "Grupuj użytkowników w zespoły; każdy zespół ma własną rozmowę w czacie wewnętrznym.",
   new: "Nowy zespół",
@@ -201,6 +208,7 @@ const pl: Strings = {
 };
 
 const ru: Strings = {
+  menu: 'Команды',
   title: "Команды",
   description: "Объединяйте пользователей в команды; у каждой команды свой разговор во внутреннем чате.",
   new: "Новая команда",

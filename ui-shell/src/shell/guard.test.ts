@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AccessInfo } from '@atende/ui-shell/sdk';
 import { allRoutes, type RouteDef } from '../routes.tsx';
-import { isDenied } from './guard.ts';
+import { deniedElsewhere, isDenied } from './guard.ts';
 
 /** The kanban remote declares its tags view under the kanban menu, with the spec's name 'tags'. */
 const KANBAN_ROUTES: RouteDef[] = [
@@ -25,5 +25,17 @@ describe('route guard', () => {
 
   it('lets the superadmin through everything', () => {
     expect(isDenied(route('/etiquetas'), { ...agent, superadmin: true } as AccessInfo)).toBe(false);
+  });
+
+  it("sends a user to /contatos from a screen of a remote not offered to them, when the server's route map guards it", () => {
+    const noKanban = { superadmin: false, menus: { kanban: false, tasks: true }, routes: { '/kanban': 'kanban', '/tarefas': 'tasks' } } as unknown as AccessInfo;
+    for (const path of ['/kanban', '/kanban/kanbans']) {
+      const answer = deniedElsewhere(path, noKanban);
+      expect(answer?.status).toBe(302);
+      expect(answer?.headers.get('Location')).toBe('/contatos');
+    }
+    expect(deniedElsewhere('/tarefas', noKanban)).toBeUndefined();
+    expect(deniedElsewhere('/nada-aqui', noKanban)).toBeUndefined();
+    expect(deniedElsewhere('/kanban', { ...noKanban, superadmin: true } as AccessInfo)).toBeUndefined();
   });
 });

@@ -33,6 +33,20 @@ export function isDenied(def: RouteDef, access: AccessInfo): boolean {
   return access.menus?.[def.name] === false;
 }
 
+/**
+ * For a path no loaded screen declares: when the server's route map guards it with a menu this
+ * user lacks (the remote holding it is then not offered), 'Acesso negado' and /contatos, as the
+ * guard does for known routes; otherwise undefined (the page is simply not found).
+ */
+export function deniedElsewhere(path: string, access: AccessInfo): Response | undefined {
+  if (access.superadmin || path === DENIED_FALLBACK) return undefined;
+  const first = `/${path.split('/')[1] ?? ''}`;
+  const key = access.routes?.[path] ?? access.routes?.[first];
+  if (key === undefined || access.menus?.[key] !== false) return undefined;
+  notify.warning(i18next.t('session.accessDenied'));
+  return redirect(DENIED_FALLBACK);
+}
+
 /** Sends a logged-out visitor to the login page. */
 export function requireLogin(): void {
   if (!getSession()) {

@@ -173,7 +173,7 @@ async function finishTickets(kernel: Kernel, d: HistoryJobData, touched: Set<num
     if (closed.rows.length) await kernel.db.pool.query(`INSERT INTO ticket_logs (tenant_id, ticket_id, user_id, type, data) SELECT $1, unnest($2::int[]), $3, 'closed', '{"reason":"history_import"}'`, [d.tenantId, closed.rows.map((r) => r.id), d.userId]);
   }
   for (const id of ids) {
-    const t = await loadTicket(kernel.db.pool, d.tenantId, id);
+    const t = await loadTicket(kernel, d.tenantId, id);
     if (t) await publishTicket(kernel, t);
   }
 }

@@ -12,7 +12,7 @@ const BATCH = 200;
 
 async function republish(kernel: Kernel, tenantId: number, ids: number[]) {
   for (const id of ids) {
-    const t = await loadTicket(kernel.db.pool, tenantId, id);
+    const t = await loadTicket(kernel, tenantId, id);
     if (t) await publishTicket(kernel, t);
   }
 }
@@ -72,7 +72,7 @@ export async function moveTicket(kernel: Kernel, actor: ResolvedPrincipal, ticke
     const other = await kernel.db.pool.query<{ id: number }>(`SELECT id FROM tickets WHERE tenant_id = $1 AND contact_id = $2 AND channel_id = $3 AND status IN ('open','pending') LIMIT 1`, [actor.tenantId, ticket.contact_id, toChannelId]);
     throw new AppError('ERR_OTHER_OPEN_TICKET', {}, { ticketId: other.rows[0]?.id ?? null });
   }
-  const t = await loadTicket(kernel.db.pool, actor.tenantId, ticketId);
+  const t = await loadTicket(kernel, actor.tenantId, ticketId);
   await publishTicket(kernel, t!);
   return ticketOut(t!);
 }

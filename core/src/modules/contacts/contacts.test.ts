@@ -22,6 +22,8 @@ describe('creating contacts', () => {
     const agent = await t.loginAs('user', admin.tenantId);
     const socket = await t.openSocket(agent.token);
     const vip = await newTag(admin, 'VIP');
+    // `kanban` is a field of the spec's contact whose lanes the kanban plugin keeps (ctx.records.extend).
+    const lane = (await call(admin, 'POST', '/api/plugins/kanban/lanes', { name: 'Novos' })).json().id as number;
     const res = await call(agent, 'POST', '/api/contacts', {
       name: 'Maria Souza',
       number: '+55 (11) 98765-4321',
@@ -34,7 +36,7 @@ describe('creating contacts', () => {
       messengerId: 'm-1',
       instagramId: 'ig-1',
       hubId: 'hub-1',
-      kanban: 3,
+      kanban: lane,
       state: 'SP',
       extraInfo: [{ name: 'Plano', value: 'Ouro' }],
       blocked: false,
@@ -56,7 +58,7 @@ describe('creating contacts', () => {
       messengerId: 'm-1',
       instagramId: 'ig-1',
       hubId: 'hub-1',
-      kanban: 3,
+      kanban: lane,
       state: 'SP',
       extraInfo: [{ name: 'Plano', value: 'Ouro' }],
       blocked: false,

@@ -27,12 +27,12 @@ export async function officialApiActive(db: pg.Pool | Sql, tenantId: number): Pr
 const publish = (kernel: Kernel, tenantId: number, event: string, data: unknown) => kernel.realtime.emit(tenantId, event, data, ['tenant']);
 
 /** Serialised contacts by id, in the order given, through a tenant-scoped EntityManager. */
-async function outputsById(em: EntityManager, tenantId: number, ids: number[]): Promise<Map<number, ContactOut>> {
+async function outputsById(kernel: Kernel, em: EntityManager, tenantId: number, ids: number[]): Promise<Map<number, ContactOut>> {
   const out = new Map<number, ContactOut>();
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
     const rows = await em.find(Contact, { id: { $in: chunk } });
-    for (const c of await contactsOut(em, tenantId, rows)) out.set(c.id, c);
+    for (const c of await contactsOut(kernel, em, tenantId, rows)) out.set(c.id, c);
   }
   return out;
 }
@@ -68,7 +68,7 @@ export async function findDuplicates(kernel: Kernel, em: EntityManager, tenantId
     ),
   ]);
   const ids = [...new Set([...byNumber.rows, ...byEmail.rows].flatMap((g) => g.ids))];
-  const outs = await outputsById(em, tenantId, ids);
+  const outs = await outputsById(kernel, em, tenantId, ids);
   const group = (reason: DuplicateGroup['reason']) => (g: { key: string; ids: number[] }) => ({
     reason,
     key: g.key,
@@ -102,7 +102,15 @@ export async function mergeContacts(kernel: Kernel, em: EntityManager, actor: Ac
   const mergeIds = [...new Set(mergeIdsIn)];
   const all = [keepId, ...mergeIds];
   // Snapshots for the deleted-events, taken before the change.
-  const before = await outputsById(em, tenantId, mergeIds);
+  const before = await outputsById(kernel, em, tenantId, mergeIds);
+  // Plugin fields (a lane…) go with the merge like the kernel's own: the kept contact's value, else the first merged one's.
+  const pluginValues = await kernel.records.load('contact', tenantId, all);
+  const carried: Record<string, unknown> = {};
+  for (const field of kernel.records.fields('contact')) {
+    if (pluginValues.get(keepId)?.[field] != null) continue;
+    const value = mergeIds.map((id) => pluginValues.get(id)?.[field]).find((v) => v != null);
+    if (value !== undefined) carried[field] = value;
+  }
   const result = await withTx(kernel.db.pool, async (sql) => {
     const found = await sql.query<{ id: number; extra_info: ExtraInfo[] }>(
       'SELECT id, extra_info FROM contacts WHERE tenant_id = $1 AND id = ANY($2::int[]) ORDER BY id FOR UPDATE',
@@ -134,8 +142,7 @@ export async function mergeContacts(kernel: Kernel, em: EntityManager, actor: Ac
 
     const fill = await sql.query<Record<string, string | number | null>>(
       `SELECT ${FILLED.map((c) => `(array_agg(c.${c} ORDER BY o.pos) FILTER (WHERE c.${c} IS NOT NULL AND c.${c} <> ''))[1] AS ${c}`).join(', ')},
-              (array_agg(c.birthday ORDER BY o.pos) FILTER (WHERE c.birthday IS NOT NULL))[1]::text AS birthday,
-              (array_agg(c.kanban ORDER BY o.pos) FILTER (WHERE c.kanban IS NOT NULL))[1] AS kanban
+              (array_agg(c.birthday ORDER BY o.pos) FILTER (WHERE c.birthday IS NOT NULL))[1]::text AS birthday
          FROM unnest($2::int[]) WITH ORDINALITY AS o(id, pos) JOIN contacts c ON c.id = o.id AND c.tenant_id = $1`,
       [tenantId, mergeIds],
     );
@@ -162,11 +169,10 @@ export async function mergeContacts(kernel: Kernel, em: EntityManager, actor: Ac
     const updated = await sql.query<{ number: string | null }>(
       `UPDATE contacts SET ${sets.join(', ')},
               birthday = COALESCE(birthday, $${FILLED.length + 3}::date),
-              kanban = COALESCE(kanban, $${FILLED.length + 4}::int),
-              extra_info = $${FILLED.length + 5}::jsonb,
+              extra_info = $${FILLED.length + 4}::jsonb,
               updated_at = now()
         WHERE tenant_id = $1 AND id = $2 RETURNING number`,
-      [tenantId, keepId, ...FILLED.map((c) => f[c]), f.birthday, f.kanban, JSON.stringify(extra)],
+      [tenantId, keepId, ...FILLED.map((c) => f[c]), f.birthday, JSON.stringify(extra)],
     );
     const number = updated.rows[0].number;
     if (number)
@@ -179,7 +185,8 @@ export async function mergeContacts(kernel: Kernel, em: EntityManager, actor: Ac
   });
 
   const fresh = kernel.db.forTenant(tenantId);
-  const contact = (await outputsById(fresh, tenantId, [keepId])).get(keepId)!;
+  await kernel.records.save('contact', tenantId, keepId, carried);
+  const contact = (await outputsById(kernel, fresh, tenantId, [keepId])).get(keepId)!;
   for (const id of mergeIds) await publish(kernel, tenantId, 'contact.deleted', before.get(id) ?? { id });
   await publish(kernel, tenantId, 'contact.updated', contact);
   await publish(kernel, tenantId, 'contact.merged', { keepId, mergedIds: mergeIds, ticketIds: result.ticketIds });
@@ -267,7 +274,7 @@ export async function applyNinthDigit(kernel: Kernel, actor: Actor) {
     if (isUniqueViolation(err, 'contacts_number_key')) throw new AppError('ERR_DUPLICATED_CONTACT');
     throw err;
   });
-  const outs = await outputsById(kernel.db.forTenant(tenantId), tenantId, result.fixedIds);
+  const outs = await outputsById(kernel, kernel.db.forTenant(tenantId), tenantId, result.fixedIds);
   for (const c of outs.values()) await publish(kernel, tenantId, 'contact.updated', c);
   return { checked: result.checked, fixed: result.fixedIds.length, conflicts: result.conflicts.length, conflictList: result.conflicts, contacts: [...outs.values()] };
 }

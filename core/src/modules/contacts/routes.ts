@@ -39,7 +39,7 @@ export async function contactRoutes(app: FastifyInstance, kernel: Kernel) {
   const read = { config: { access: { menu: 'contacts' } } };
   const manage = { config: { access: { menu: 'contacts', profiles: ['admin' as const, 'super' as const] } } };
 
-  r.get('/api/contacts', { ...read, schema: { querystring: contactListQuery } }, async (req) => listContacts(req.em, req.principal!.tenantId, req.query));
+  r.get('/api/contacts', { ...read, schema: { querystring: contactListQuery } }, async (req) => listContacts(kernel, req.em, req.principal!.tenantId, req.query));
 
   r.post('/api/contacts', { ...read, schema: { body: contactCreateBody } }, async (req, reply) => {
     const out = await createContact(kernel, req.em, actorOf(req), req.body, birthdayOrder(req.headers['accept-language']));
@@ -95,7 +95,7 @@ export async function contactRoutes(app: FastifyInstance, kernel: Kernel) {
   });
 
   // --- one contact ---
-  r.get('/api/contacts/:id', { ...read, schema: { params: idParam } }, async (req) => contactOutOne(req.em, req.principal!.tenantId, await loadContact(req.em, req.params.id)));
+  r.get('/api/contacts/:id', { ...read, schema: { params: idParam } }, async (req) => contactOutOne(kernel, req.em, req.principal!.tenantId, await loadContact(req.em, req.params.id)));
 
   r.put('/api/contacts/:id', { ...read, schema: { params: idParam, body: contactUpdateBody } }, async (req) =>
     updateContact(kernel, req.em, actorOf(req), req.params.id, req.body, birthdayOrder(req.headers['accept-language'])),

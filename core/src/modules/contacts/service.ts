@@ -39,6 +39,7 @@ export interface ContactOut {
   telegramId: string | null;
   profilePicUrl: string | null;
   isGroup: boolean;
+  /** The contact's kanban lane: a field of the spec whose value a plugin keeps (`ctx.records.extend`); null without it. */
   kanban: number | null;
   state: string | null;
   extraInfo: ExtraInfo[];
@@ -73,7 +74,7 @@ export function contactOut(c: ContactRow, tags: ContactOut['tags'] = [], wallets
     telegramId: c.telegramId ?? null,
     profilePicUrl: c.profilePicUrl ?? null,
     isGroup: c.isGroup,
-    kanban: c.kanban ?? null,
+    kanban: null,
     state: c.state ?? null,
     extraInfo: Array.isArray(c.extraInfo) ? c.extraInfo : [],
     blocked: c.blocked,
@@ -85,11 +86,15 @@ export function contactOut(c: ContactRow, tags: ContactOut['tags'] = [], wallets
   };
 }
 
-/** Serialises contacts with their tags and wallets: two queries for any number of contacts. */
-export async function contactsOut(em: EntityManager, tenantId: number, rows: ContactRow[]): Promise<ContactOut[]> {
+/**
+ * Serialises contacts with their tags, wallets and the fields plugins keep
+ * for them (`kernel.records`): the same few queries for any number of
+ * contacts. Every answer and event carrying a contact comes through here.
+ */
+export async function contactsOut(kernel: Kernel, em: EntityManager, tenantId: number, rows: ContactRow[]): Promise<ContactOut[]> {
   if (!rows.length) return [];
   const ids = rows.map((r) => r.id);
-  const [tags, wallets] = await Promise.all([
+  const [tags, wallets, extended] = await Promise.all([
     em.execute<{ contact_id: number; id: number; name: string; color: string }[]>(
       `SELECT ct.contact_id, t.id, t.name, t.color FROM contact_tags ct
          JOIN tags t ON t.id = ct.tag_id AND t.tenant_id = ct.tenant_id
@@ -102,16 +107,17 @@ export async function contactsOut(em: EntityManager, tenantId: number, rows: Con
         WHERE cw.tenant_id = ? AND cw.contact_id IN (?) ORDER BY lower(u.name), u.id`,
       [tenantId, ids],
     ),
+    kernel.records.load('contact', tenantId, ids),
   ]);
   const tagsOf = new Map<number, ContactOut['tags']>();
   for (const t of tags) (tagsOf.get(t.contact_id) ?? tagsOf.set(t.contact_id, []).get(t.contact_id)!).push({ id: t.id, name: t.name, color: t.color });
   const walletsOf = new Map<number, ContactOut['wallets']>();
   for (const w of wallets) (walletsOf.get(w.contact_id) ?? walletsOf.set(w.contact_id, []).get(w.contact_id)!).push({ id: w.id, name: w.name });
-  return rows.map((r) => contactOut(r, tagsOf.get(r.id) ?? [], walletsOf.get(r.id) ?? []));
+  return rows.map((r) => Object.assign(contactOut(r, tagsOf.get(r.id) ?? [], walletsOf.get(r.id) ?? []), extended.get(r.id)));
 }
 
-export async function contactOutOne(em: EntityManager, tenantId: number, row: ContactRow): Promise<ContactOut> {
-  return (await contactsOut(em, tenantId, [row]))[0];
+export async function contactOutOne(kernel: Kernel, em: EntityManager, tenantId: number, row: ContactRow): Promise<ContactOut> {
+  return (await contactsOut(kernel, em, tenantId, [row]))[0];
 }
 
 // ---------------------------------------------------------------- input
@@ -127,6 +133,16 @@ const text = (max: number) =>
     .optional();
 
 const ids = (max: number) => z.array(z.number().int().positive().max(2_147_483_647)).max(max);
+
+/**
+ * Fields of the spec's contact whose values plugins keep (`ctx.records.extend('contact')`):
+ * accepted here, handed to the owning plugin's `save` after the kernel stored its part,
+ * ignored when no plugin (or a plugin switched off for the tenant) owns them.
+ */
+export const contactPluginFields = {
+  kanban: z.number().int().positive().max(2_147_483_647).nullable().optional(),
+};
+const PLUGIN_FIELDS = Object.keys(contactPluginFields);
 
 /**
  * The contact fields a client sends. Shapes and lengths are checked here;
@@ -146,7 +162,7 @@ export const contactFields = {
   instagramId: text(120),
   hubId: text(120),
   telegramId: text(120),
-  kanban: z.number().int().positive().max(2_147_483_647).nullable().optional(),
+  ...contactPluginFields,
   state: text(60),
   extraInfo: z
     .array(z.object({ name: z.string().trim().min(1).max(120), value: z.string().trim().max(2000) }).strict())
@@ -255,10 +271,12 @@ const flushDuplicate = (err: unknown) => {
 };
 
 export async function createContact(kernel: Kernel, em: EntityManager, actor: Actor, input: z.infer<typeof contactCreateBody>, order: DateOrder): Promise<ContactOut> {
-  const p = prepareContact(input, order);
+  const { own, values } = kernel.records.split('contact', input, PLUGIN_FIELDS);
+  const p = prepareContact(own, order);
   const { tags, wallets, ...fields } = p;
   await assertTags(em, tags);
   await assertUsers(em, wallets);
+  await kernel.records.check('contact', actor.tenantId, values);
   if (fields.number && (await em.count(Contact, { number: fields.number }))) throw new AppError('ERR_DUPLICATED_CONTACT');
   const created = await em
     .transactional(async (tx) => {
@@ -270,17 +288,20 @@ export async function createContact(kernel: Kernel, em: EntityManager, actor: Ac
       return c;
     })
     .catch(flushDuplicate);
-  const out = await contactOutOne(em, actor.tenantId, created);
+  await kernel.records.save('contact', actor.tenantId, created.id, values);
+  const out = await contactOutOne(kernel, em, actor.tenantId, created);
   await publish(kernel, actor.tenantId, 'contact.created', out);
   return out;
 }
 
 export async function updateContact(kernel: Kernel, em: EntityManager, actor: Actor, id: number, input: ContactInput, order: DateOrder): Promise<ContactOut> {
   const c = await loadContact(em, id);
-  const p = prepareContact(input, order);
+  const { own, values } = kernel.records.split('contact', input, PLUGIN_FIELDS);
+  const p = prepareContact(own, order);
   const { tags, wallets, ...fields } = p;
   await assertTags(em, tags);
   await assertUsers(em, wallets);
+  await kernel.records.check('contact', actor.tenantId, values, c.id);
   if (wallets && !isAdmin(actor.profile)) {
     // Reassigning the owners of a contact someone is attending right now is an admin's call (spec §5).
     const changed = !sameSet(wallets, await currentWallets(em, actor.tenantId, c.id));
@@ -303,7 +324,8 @@ export async function updateContact(kernel: Kernel, em: EntityManager, actor: Ac
       }
     })
     .catch(flushDuplicate);
-  const out = await contactOutOne(em, actor.tenantId, c);
+  await kernel.records.save('contact', actor.tenantId, c.id, values);
+  const out = await contactOutOne(kernel, em, actor.tenantId, c);
   await publish(kernel, actor.tenantId, 'contact.updated', out);
   return out;
 }
@@ -313,7 +335,7 @@ export async function setContactFlag(kernel: Kernel, em: EntityManager, actor: A
   const c = await loadContact(em, id);
   c[flag] = value;
   await em.flush();
-  const out = await contactOutOne(em, actor.tenantId, c);
+  const out = await contactOutOne(kernel, em, actor.tenantId, c);
   await publish(kernel, actor.tenantId, 'contact.updated', out);
   return out;
 }
@@ -321,7 +343,7 @@ export async function setContactFlag(kernel: Kernel, em: EntityManager, actor: A
 /** Deletes a contact; its identities, tags, wallets and tickets go with it (the schema cascades). */
 export async function deleteContact(kernel: Kernel, em: EntityManager, actor: Actor, id: number): Promise<void> {
   const c = await loadContact(em, id);
-  const out = await contactOutOne(em, actor.tenantId, c);
+  const out = await contactOutOne(kernel, em, actor.tenantId, c);
   await em.remove(c).flush();
   await publish(kernel, actor.tenantId, 'contact.deleted', out);
 }
@@ -362,7 +384,7 @@ function decodeCursor(cursor: string): [string, number] {
  * page's `nextCursor`) walks the (tenant_id, lower(name), id) index at the same
  * cost at any depth; `pageNumber` is kept for clients that jump to a page.
  */
-export async function listContacts(em: EntityManager, tenantId: number, q: ContactListQuery) {
+export async function listContacts(kernel: Kernel, em: EntityManager, tenantId: number, q: ContactListQuery) {
   const where: string[] = ['c.tenant_id = ?'];
   const params: unknown[] = [tenantId];
   const term = q.searchParam?.trim();
@@ -404,7 +426,7 @@ export async function listContacts(em: EntityManager, tenantId: number, q: Conta
   const ordered = rows.map((r) => byId.get(r.id)).filter((e): e is ContactRow => !!e);
   const last = rows[rows.length - 1];
   return {
-    contacts: await contactsOut(em, tenantId, ordered),
+    contacts: await contactsOut(kernel, em, tenantId, ordered),
     count: total[0]?.n ?? 0,
     hasMore,
     nextCursor: hasMore && last ? encodeCursor(last.k, last.id) : null,

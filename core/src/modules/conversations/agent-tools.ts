@@ -139,7 +139,7 @@ async function channelForContact(kernel: Kernel, tenantId: number, contactId: nu
 }
 
 async function afterScheduledChange(kernel: Kernel, m: MessageRow, event: 'message.updated' | 'message.deleted') {
-  const t = await loadTicket(kernel.db.pool, m.tenant_id, m.ticket_id);
+  const t = await loadTicket(kernel, m.tenant_id, m.ticket_id);
   await kernel.bus.publish({ tenantId: m.tenant_id, event, data: { message: messageOut(m), ticket: t ? ticketOut(t) : undefined } });
   // The ticket's scheduled count changes with it.
   if (t) await publishTicket(kernel, t);

@@ -336,7 +336,8 @@ describe('scheduled messages and list cost', () => {
       const many = await t.app.inject({ method: 'GET', url: '/api/tickets?showAll=true&status=open,pending,closed&limit=100', headers: admin.headers });
       expect(many.json().tickets.length).toBeGreaterThan(5);
       expect(n).toBe(few);
-      expect(few).toBeLessThanOrEqual(4);
+      // Plus one load per plugin that keeps fields for tickets (a ticket's `kanban`), for the whole page.
+      expect(few).toBeLessThanOrEqual(4 + t.app.kernel.records.plugins('ticket').length);
     } finally {
       (pool as unknown as { query: typeof orig }).query = orig;
     }

@@ -77,7 +77,6 @@ export const Contact = defineEntity({
     telegramId: p.string().nullable(),
     profilePicUrl: p.string().nullable(),
     isGroup: p.boolean().default(false),
-    kanban: p.integer().nullable(),
     state: p.string().nullable(),
     extraInfo: p.json<ExtraInfo[]>().default('[]'),
     blocked: p.boolean().default(false),

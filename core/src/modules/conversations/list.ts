@@ -3,6 +3,7 @@ import type { Kernel } from '../../kernel.ts';
 import { AppError } from '../../errors.ts';
 import type { ResolvedPrincipal } from '../identity/tokens.ts';
 import { ticketOut, type TicketRow, TICKET_SELECT, TICKET_JOINS } from './serialize.ts';
+import { withPluginFields } from './ingest.ts';
 import { visibilitySettings, visibilitySql } from './visibility.ts';
 import { decodeCursor, encodeCursor, type TicketListQuery } from './query.ts';
 
@@ -96,7 +97,7 @@ export async function listTickets(kernel: Kernel, who: ResolvedPrincipal, q: Tic
   const c = counts.rows[0];
   const countFor = statuses.reduce((n, s) => n + (s === 'open' ? c.open : s === 'pending' ? c.pending : s === 'closed' ? Math.min(c.closed, CLOSED_COUNT_CAP) : 0), 0);
   return {
-    tickets: rows.map(ticketOut),
+    tickets: (await withPluginFields(kernel, rows)).map(ticketOut),
     count: countFor,
     hasMore,
     nextCursor: hasMore && last ? encodeCursor(last.last_message_at, last.id) : null,

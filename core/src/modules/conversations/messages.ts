@@ -42,7 +42,7 @@ export async function listMessages(kernel: Kernel, who: ResolvedPrincipal, ticke
   );
   if (!opts.before && ticket.unread_messages > 0 && ticket.user_id === who.userId && !opts.spy) {
     await kernel.db.pool.query('UPDATE tickets SET unread_messages = 0 WHERE tenant_id = $1 AND id = $2', [who.tenantId, ticketId]);
-    const t = await loadTicket(kernel.db.pool, who.tenantId, ticketId);
+    const t = await loadTicket(kernel, who.tenantId, ticketId);
     if (t) await publishTicket(kernel, t);
   } else if (!opts.before && opts.spy && ticket.user_id !== who.userId) {
     // The explicit Spy action is logged once per opening, not every scroll.
@@ -162,7 +162,7 @@ async function adapterFor(kernel: Kernel, tenantId: number, channelId: number | 
 }
 
 async function afterChange(kernel: Kernel, m: MessageRow, event: string) {
-  const t = await loadTicket(kernel.db.pool, m.tenant_id, m.ticket_id);
+  const t = await loadTicket(kernel, m.tenant_id, m.ticket_id);
   await kernel.bus.publish({ tenantId: m.tenant_id, event, data: { message: messageOut(m), ticket: t ? ticketOut(t) : undefined } });
   return messageOut(m);
 }
@@ -201,7 +201,7 @@ export async function deleteMessage(kernel: Kernel, who: ResolvedPrincipal, mess
 export async function retryMessage(kernel: Kernel, who: ResolvedPrincipal, messageId: string) {
   const m = await ownMessage(kernel, who, messageId);
   if (!m.from_me || m.is_note || m.deleted_at || m.status !== 'failed') throw new AppError('ERR_INVALID_MESSAGE');
-  const ticket = await loadTicket(kernel.db.pool, who.tenantId, m.ticket_id);
+  const ticket = await loadTicket(kernel, who.tenantId, m.ticket_id);
   if (!ticket || ticket.status === 'closed') throw new AppError('ERR_SENDING_MESSAGE');
   const row = await retryOutbound(kernel, who.tenantId, messageId);
   // Another click (or tab) retried it first.

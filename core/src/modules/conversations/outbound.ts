@@ -64,7 +64,7 @@ export async function queueOutbound(kernel: Kernel, d: OutboundDraft): Promise<R
     return r.rows[0];
   });
   if (!d.isNote && !d.scheduleDate) await kernel.jobs.enqueue(SEND_JOB, { tenantId: d.tenantId, messageId: String(row.id) }, { jobId: `send-${row.id}`, attempts: SEND_ATTEMPTS, backoffMs: 2000 });
-  const ticket = await loadTicket(kernel.db.pool, d.tenantId, d.ticketId);
+  const ticket = await loadTicket(kernel, d.tenantId, d.ticketId);
   const out = messageOut(row);
   if (ticket) {
     await kernel.bus.publish({ tenantId: d.tenantId, event: 'message.created', data: { message: out, ticket: ticketOut(ticket) } });
@@ -114,7 +114,7 @@ async function markFailed(kernel: Kernel, tenantId: number, messageId: string, p
     [tenantId, messageId, reason, errorCode],
   );
   if (r.rows[0]) {
-    const ticket = await loadTicket(kernel.db.pool, tenantId, r.rows[0].ticket_id);
+    const ticket = await loadTicket(kernel, tenantId, r.rows[0].ticket_id);
     await kernel.bus.publish({ tenantId, event: 'message.ack_updated', data: { message: messageOut(r.rows[0]), ticket: ticket ? ticketOut(ticket) : undefined } });
   }
 }
@@ -193,14 +193,14 @@ async function finishSent(kernel: Kernel, m: MessageRow, providerId: string) {
     [m.tenant_id, m.id, providerId],
   );
   const sent = r.rows[0];
-  const ticket = await loadTicket(kernel.db.pool, m.tenant_id, m.ticket_id);
+  const ticket = await loadTicket(kernel, m.tenant_id, m.ticket_id);
   await kernel.bus.publish({ tenantId: m.tenant_id, event: 'message.ack_updated', data: { message: messageOut(sent), ticket: ticket ? ticketOut(ticket) : undefined } });
   // A farewell closes its ticket once it has gone out (spec §4: within 30 s of sending it).
   if (sent.data?.farewell && ticket && ticket.status !== 'closed') {
     const closed = await kernel.db.pool.query(`UPDATE tickets SET status = 'closed', closed_at = now(), updated_at = now() WHERE tenant_id = $1 AND id = $2 AND status <> 'closed' RETURNING id`, [m.tenant_id, m.ticket_id]);
     if (closed.rowCount) {
       await kernel.db.pool.query(`INSERT INTO ticket_logs (tenant_id, ticket_id, type, data) VALUES ($1, $2, 'closed', '{"reason":"farewell"}')`, [m.tenant_id, m.ticket_id]);
-      const t = await loadTicket(kernel.db.pool, m.tenant_id, m.ticket_id);
+      const t = await loadTicket(kernel, m.tenant_id, m.ticket_id);
       if (t) await publishTicket(kernel, t);
     }
   }

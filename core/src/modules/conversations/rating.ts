@@ -77,7 +77,7 @@ export function installRatingAttempts(kernel: Kernel) {
       await queueOutbound(kernel, { tenantId: e.tenantId, ticketId: e.ticketId, userId: outcome.userId, body: outcome.text, data: { ratingRequest: true, attempt: outcome.attempt } });
       return;
     }
-    const ticket = await loadTicket(kernel.db.pool, e.tenantId, e.ticketId);
+    const ticket = await loadTicket(kernel, e.tenantId, e.ticketId);
     if (ticket) await publishTicket(kernel, ticket);
   });
 }

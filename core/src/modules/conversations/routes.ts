@@ -146,7 +146,7 @@ export async function conversationRoutes(app: FastifyInstance, kernel: Kernel) {
   // A ticket that moves out of someone's sight (transfer, hiding settings) is removed from their list live.
   kernel.realtime.addVisibilityFilter('ticket.updated', visible, (d: { ticket?: { id: number } }) => (d?.ticket ? { event: 'ticket.removed', data: { id: d.ticket.id } } : undefined));
   kernel.realtime.addRoomAuthorizer('ticket', async (who, id) => {
-    const t = await loadTicket(kernel.db.pool, who.tenantId, Number(id));
+    const t = await loadTicket(kernel, who.tenantId, Number(id));
     return !!t && canSee(who, factsOf(ticketOut(t)), await visibilitySettings(kernel, who.tenantId));
   });
 
@@ -191,7 +191,7 @@ export async function conversationRoutes(app: FastifyInstance, kernel: Kernel) {
     r.get('/api/ticketsClear', tickets, async (req) => {
       const r2 = await kernel.db.pool.query(`UPDATE tickets SET unread_messages = 0 WHERE tenant_id = $1 AND user_id = $2 AND unread_messages > 0 AND status IN ('open','pending') RETURNING id`, [req.principal!.tenantId, req.principal!.userId]);
       for (const row of r2.rows) {
-        const t = await loadTicket(kernel.db.pool, req.principal!.tenantId, row.id);
+        const t = await loadTicket(kernel, req.principal!.tenantId, row.id);
         if (t) await kernel.bus.publish({ tenantId: t.tenant_id, event: 'ticket.updated', data: { ticket: ticketOut(t) } });
       }
       return { cleared: r2.rowCount };
@@ -209,7 +209,7 @@ export async function conversationRoutes(app: FastifyInstance, kernel: Kernel) {
         if (!ids.length) break;
         ids.forEach((id) => seen.add(id));
         await kernel.db.pool.query('UPDATE tickets SET unread_messages = 0 WHERE tenant_id = $1 AND id = ANY($2::int[])', [tenantId, ids]);
-        const rows = await loadTickets(kernel.db.pool, ids.map((ticketId) => ({ tenantId, ticketId })));
+        const rows = await loadTickets(kernel, ids.map((ticketId) => ({ tenantId, ticketId })));
         await Promise.all([...rows.values()].map((t) => kernel.bus.publish({ tenantId, event: 'ticket.updated', data: { ticket: ticketOut(t) } })));
         marked += ids.length;
       }

@@ -101,7 +101,7 @@ export async function dispatchScheduled(kernel: Kernel, now = new Date()): Promi
   });
   for (const m of due) {
     await kernel.jobs.enqueue(SEND_JOB, { tenantId: m.tenant_id, messageId: String(m.id) }, { jobId: `send-${m.id}`, attempts: 5, backoffMs: 2000 });
-    const ticket = await loadTicket(kernel.db.pool, m.tenant_id, m.ticket_id);
+    const ticket = await loadTicket(kernel, m.tenant_id, m.ticket_id);
     await kernel.bus.publish({ tenantId: m.tenant_id, event: 'message.updated', data: { message: messageOut(m), ticket: ticket ? ticketOut(ticket) : undefined } });
     // The ticket lists learn of it: a ticket that just opened appears, one that got the message moves up.
     if (ticket) await publishTicket(kernel, ticket, opened.delete(ticket.id) ? 'ticket.created' : 'ticket.updated');

@@ -30,7 +30,6 @@ export interface TicketRow {
   contact_name?: string;
   contact_number?: string | null;
   contact_pic?: string | null;
-  contact_kanban?: number | null;
   contact_wallets?: number[] | null;
   contact_tags?: { id: number; name: string; color: string }[] | null;
   user_name?: string | null;
@@ -39,6 +38,8 @@ export interface TicketRow {
   queue_name?: string | null;
   queue_color?: string | null;
   scheduled_count?: number;
+  /** Fields plugins keep for the ticket (`kernel.records`, loaded by the ticket loaders). */
+  ext?: Record<string, unknown>;
 }
 
 /** Integration status fields a ticket carries, one per bot/AI integration (spec §3). */
@@ -73,7 +74,8 @@ export function ticketOut(t: TicketRow) {
     notes: t.notes,
     rating: t.rating,
     ratingRequested: !!t.rating_requested_at,
-    kanban: t.contact_kanban ?? null,
+    // The contact's lane: a field of the spec a plugin fills (`ext`), null without it.
+    kanban: null as number | null,
     tags: t.contact_tags ?? [],
     contact:
       t.contact_name !== undefined
@@ -87,6 +89,7 @@ export function ticketOut(t: TicketRow) {
     queue: t.queue_id ? { id: t.queue_id, name: t.queue_name ?? null, color: t.queue_color ?? null } : null,
     scheduledMessages: t.scheduled_count ?? 0,
     ...integrations,
+    ...t.ext,
   };
 }
 
@@ -164,7 +167,7 @@ export type MessageOut = ReturnType<typeof messageOut>;
 
 /** The columns and joins that turn a ticket row into its list representation. */
 export const TICKET_SELECT = `
-  t.*, c.name AS contact_name, c.number AS contact_number, c.profile_pic_url AS contact_pic, c.kanban AS contact_kanban,
+  t.*, c.name AS contact_name, c.number AS contact_number, c.profile_pic_url AS contact_pic,
   u.name AS user_name, ch.type AS channel_type, ch.name AS channel_name, q.name AS queue_name, q.color AS queue_color,
   (SELECT coalesce(json_agg(w.user_id), '[]') FROM contact_wallets w WHERE w.tenant_id = t.tenant_id AND w.contact_id = t.contact_id) AS contact_wallets,
   (SELECT coalesce(json_agg(json_build_object('id', g.id, 'name', g.name, 'color', g.color) ORDER BY g.name), '[]')

@@ -1,18 +1,24 @@
+import type { TemplateFacts } from '../../sdk/types.ts';
+
 /**
- * Message template variables (spec §3): `{{name}}`, `{{greeting}}`,
- * `{{protocol}}`, `{{email}}`, `{{phoneNumber}}`, `{{kanban}}`, `{{user}}`,
- * `{{userEmail}}`, `{{firstName}}`, `{{lastName}}`, `{{businessName}}`.
+ * Message template variables (spec §3): the kernel's `{{name}}`, `{{greeting}}`,
+ * `{{protocol}}`, `{{email}}`, `{{phoneNumber}}`, `{{user}}`, `{{userEmail}}`,
+ * `{{firstName}}`, `{{lastName}}`, `{{businessName}}`, and those plugins
+ * provide from their own tables (`{{kanban}}`: `ctx.templates.provide`).
  * One function renders them for every sender (replies, farewells, campaigns,
- * birthdays); birthday messages pass `birthday: true` and lose protocol,
- * kanban and user.
+ * birthdays); birthday messages pass `birthday: true` and lose protocol and
+ * user (and the providers are told, so `{{kanban}}` stays empty too).
  */
-export const TEMPLATE_VARIABLES = ['name', 'greeting', 'protocol', 'email', 'phoneNumber', 'kanban', 'user', 'userEmail', 'firstName', 'lastName', 'businessName'] as const;
+export const TEMPLATE_VARIABLES = ['name', 'greeting', 'protocol', 'email', 'phoneNumber', 'user', 'userEmail', 'firstName', 'lastName', 'businessName'] as const;
 export type TemplateVariable = (typeof TEMPLATE_VARIABLES)[number];
+/** Variables of the spec whose values a plugin provides (`{{kanban}}`: the contact's lane); empty while none does. */
+export const PROVIDED_SPEC_VARIABLES = ['kanban'] as const;
 
 export interface TemplateContext {
   contact?: { name?: string | null; email?: string | null; number?: string | null; firstName?: string | null; lastName?: string | null; businessName?: string | null };
   ticket?: { protocol?: string | null };
-  kanban?: string | null;
+  /** Values of the variables plugins provide, by name. */
+  provided?: Record<string, string>;
   user?: { name?: string | null; email?: string | null };
   /** The moment the message is rendered, for the greeting. */
   now?: Date;
@@ -20,7 +26,7 @@ export interface TemplateContext {
   birthday?: boolean;
 }
 
-const BIRTHDAY_OMITS = new Set<TemplateVariable>(['protocol', 'kanban', 'user']);
+const BIRTHDAY_OMITS = new Set<TemplateVariable>(['protocol', 'user']);
 
 /** 'Bom dia' before noon, 'Boa tarde' until 18h, 'Boa noite' after, in the tenant's time zone. */
 export function greetingAt(now: Date, timeZone = 'America/Sao_Paulo'): string {
@@ -37,7 +43,6 @@ export function renderTemplate(template: string, ctx: TemplateContext): string {
     protocol: ctx.ticket?.protocol ?? '',
     email: ctx.contact?.email ?? '',
     phoneNumber: ctx.contact?.number ?? '',
-    kanban: ctx.kanban ?? '',
     user: ctx.user?.name ?? '',
     userEmail: ctx.user?.email ?? '',
     firstName: ctx.contact?.firstName ?? (ctx.contact?.name ?? '').split(' ')[0] ?? '',
@@ -45,6 +50,8 @@ export function renderTemplate(template: string, ctx: TemplateContext): string {
     businessName: ctx.contact?.businessName ?? '',
   };
   return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, key: string) => {
+    if (ctx.provided && Object.hasOwn(ctx.provided, key)) return ctx.provided[key]!;
+    if ((PROVIDED_SPEC_VARIABLES as readonly string[]).includes(key)) return '';
     if (!(TEMPLATE_VARIABLES as readonly string[]).includes(key)) return whole;
     if (ctx.birthday && BIRTHDAY_OMITS.has(key as TemplateVariable)) return '';
     return values[key as TemplateVariable];
@@ -52,7 +59,10 @@ export function renderTemplate(template: string, ctx: TemplateContext): string {
 }
 
 /** Answers a variable the kernel cannot (e.g. `kanban`: lane names belong to the kanban plugin). */
-export type TemplateValueProvider = (facts: { tenantId: number; contactId: number | null; kanban: number | null }) => Promise<string | null | undefined> | string | null | undefined;
+export type TemplateProvider = (facts: TemplateFacts) => Promise<string | null | undefined> | string | null | undefined;
+
+/** The variable names a template uses. */
+const usedVariables = (template: string): Set<string> => new Set([...template.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]!));
 
 
 export interface RenderTarget {
@@ -76,7 +86,7 @@ interface FactsRow {
   first_name: string | null;
   last_name: string | null;
   business_name: string | null;
-  kanban: number | null;
+  user_id: number | null;
   user_name: string | null;
   user_email: string | null;
 }
@@ -89,11 +99,11 @@ type Queryable = { query<R>(text: string, params?: unknown[]): Promise<{ rows: R
  * messages, birthdays, campaigns) gets its variable values from. Text without
  * `{{` is returned as is without touching the database.
  */
-export async function renderFor(db: Queryable, tenantId: number, template: string, target: RenderTarget, providers?: ReadonlyMap<string, TemplateValueProvider>): Promise<string> {
+export async function renderFor(db: Queryable, tenantId: number, template: string, target: RenderTarget, providers?: ReadonlyMap<string, { provide: TemplateProvider }>): Promise<string> {
   if (!template.includes('{{')) return template;
   const r = await db.query<FactsRow>(
-    `SELECT tn.timezone, t.protocol, c.id AS contact_id, c.name, c.email, c.number, c.first_name, c.last_name, c.business_name, c.kanban,
-            u.name AS user_name, u.email AS user_email
+    `SELECT tn.timezone, t.protocol, c.id AS contact_id, c.name, c.email, c.number, c.first_name, c.last_name, c.business_name,
+            u.id AS user_id, u.name AS user_name, u.email AS user_email
        FROM tenants tn
        LEFT JOIN tickets t ON t.tenant_id = tn.id AND t.id = $2
        LEFT JOIN contacts c ON c.tenant_id = tn.id AND c.id = COALESCE($3::int, t.contact_id)
@@ -103,12 +113,20 @@ export async function renderFor(db: Queryable, tenantId: number, template: strin
   );
   const f = r.rows[0];
   if (!f) return template;
-  const kanbanProvider = providers?.get('kanban');
-  const kanban = kanbanProvider && template.includes('kanban') ? ((await kanbanProvider({ tenantId, contactId: f.contact_id, kanban: f.kanban })) ?? '') : '';
+  const provided: Record<string, string> = {};
+  if (providers?.size) {
+    const facts: TemplateFacts = { tenantId, contactId: f.contact_id, ticketId: target.ticketId ?? null, userId: f.user_id, birthday: !!target.birthday };
+    await Promise.all(
+      [...usedVariables(template)].map(async (name) => {
+        const provider = providers.get(name);
+        if (provider) provided[name] = (await provider.provide(facts)) ?? '';
+      }),
+    );
+  }
   return renderTemplate(template, {
     contact: { name: f.name, email: f.email, number: f.number, firstName: f.first_name, lastName: f.last_name, businessName: f.business_name },
     ticket: { protocol: f.protocol },
-    kanban,
+    provided,
     user: { name: f.user_name, email: f.user_email },
     now: target.now,
     timeZone: f.timezone,

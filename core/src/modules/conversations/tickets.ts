@@ -31,13 +31,13 @@ export async function log(sql: Sql | Kernel['db']['pool'], tenantId: number, tic
 
 /** Loads a ticket the actor may see, or answers exactly like a missing one. */
 export async function visibleTicket(kernel: Kernel, actor: Actor, ticketId: number): Promise<TicketRow> {
-  const t = await loadTicket(kernel.db.pool, actor.tenantId, ticketId);
+  const t = await loadTicket(kernel, actor.tenantId, ticketId);
   if (!t || !(await viewerCanSee(kernel, actor, t))) throw new AppError('ERR_NO_TICKET_FOUND');
   return t;
 }
 
 async function republish(kernel: Kernel, tenantId: number, ticketId: number) {
-  const t = await loadTicket(kernel.db.pool, tenantId, ticketId);
+  const t = await loadTicket(kernel, tenantId, ticketId);
   if (t) await publishTicket(kernel, t);
   return t!;
 }
@@ -86,7 +86,7 @@ export async function createTicket(kernel: Kernel, actor: Actor, input: { contac
     if (isUniqueViolation(err)) return otherOpenTicket(kernel, actor, input.contactId, channelId);
     throw err;
   }
-  const t = await loadTicket(kernel.db.pool, actor.tenantId, ticketId);
+  const t = await loadTicket(kernel, actor.tenantId, ticketId);
   await publishTicket(kernel, t!, 'ticket.created');
   return ticketOut(t!);
 }

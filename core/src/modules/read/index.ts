@@ -37,6 +37,38 @@ export const readMigrations = [
            FROM messages`,
     ],
   },
+  {
+    // Feature columns leave the kernel's tables (docs/plugin-authoring.md "Moving a kernel column into a plugin"):
+    // the values are kept here, readable through v_retired_values, for the owning plugin's migration to copy,
+    // since kernel migrations run before any plugin's. Fresh installs retire empty columns.
+    name: '0002_retired_values',
+    up: [
+      `CREATE TABLE retired_values (
+        kind text NOT NULL,
+        field text NOT NULL,
+        tenant_id integer NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        record_id integer NOT NULL,
+        value jsonb NOT NULL,
+        retired_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (kind, field, tenant_id, record_id))`,
+      `CREATE VIEW v_retired_values AS SELECT kind, field, tenant_id, record_id, value, retired_at FROM retired_values`,
+      // A contact's kanban lane belongs to the kanban plugin (kanban_contact_lanes).
+      `INSERT INTO retired_values (kind, field, tenant_id, record_id, value)
+         SELECT 'contact', 'kanban', tenant_id, id, to_jsonb(kanban) FROM contacts WHERE kanban IS NOT NULL`,
+      `ALTER TABLE contacts DROP COLUMN kanban`,
+    ],
+  },
+  {
+    // The access paths the notes and protocols lists take through v_messages and v_tickets: indexes on
+    // kernel tables are the kernel's. Installs where those plugins had created them keep them, renamed.
+    name: '0003_list_indexes',
+    up: [
+      `ALTER INDEX IF EXISTS notes_messages_idx RENAME TO messages_notes_idx`,
+      `CREATE INDEX IF NOT EXISTS messages_notes_idx ON messages (tenant_id, id DESC) WHERE is_note AND deleted_at IS NULL`,
+      `ALTER INDEX IF EXISTS protocols_tickets_idx RENAME TO tickets_protocol_list_idx`,
+      `CREATE INDEX IF NOT EXISTS tickets_protocol_list_idx ON tickets (tenant_id, id DESC) WHERE protocol IS NOT NULL`,
+    ],
+  },
 ];
 
 export const readModule: KernelModule = { name: 'read', entities: [], migrations: readMigrations };
