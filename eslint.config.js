@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 
 /**
  * One lint config for the whole repository. Its real job is the plugin
- * boundary (ARCHITECTURE.md): a server plugin imports from the kernel only
+ * boundary (docs/architecture.md, "Lint boundary"): a server plugin imports from the kernel only
  * `@atende/core/sdk` (and `@atende/core/testing` in its tests), a UI plugin
  * imports from the shell only `@atende/ui-shell/sdk`, neither imports another
  * plugin, and neither reaches out of its own folder by a relative path.

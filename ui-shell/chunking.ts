@@ -1,5 +1,5 @@
 /**
- * Route-aware chunks for the shell's first loads (QUALITY.md U1).
+ * Route-aware chunks for the shell's first loads (docs/performance.md U1).
  *
  * Rolldown's automatic code splitting gives every set of screens sharing a
  * module its own chunk. The ticket screen's first load was ~140 files, most

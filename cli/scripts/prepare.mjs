@@ -9,7 +9,7 @@
  *
  * Why: `npm install` takes seconds even when nothing changed, and building the
  * web app takes tens of seconds; doing both on every `npm start` puts a warm
- * start far past the 10 s S1 target (QUALITY.md). Plain Node with no
+ * start far past the 10 s S1 target (docs/performance.md). Plain Node with no
  * dependencies on purpose: it runs before node_modules exists.
  *
  * Staleness is decided by content hashes, not timestamps, so a fresh clone or

@@ -100,11 +100,22 @@ export function buildProgram(ctx: CliContext, setExitCode: (code: number) => voi
   const plugin = program.command('plugin').description('cria um plugin novo a partir dos modelos (servidor e interface)');
   plugin
     .command('create')
-    .description('gera plugins/<id> e ui-plugins/<id> que já passam nos testes: channel (adaptador, provedor falso local e kit de conformidade; id channel-<nome>) ou tool (ferramenta do agente no painel do atendimento)')
-    .addArgument(new Argument('<tipo>', 'channel ou tool').choices(['channel', 'tool']))
+    .description(
+      'gera plugins/<id> e ui-plugins/<id> que já passam nos testes, com contrato (src/contract.ts), rotas tipadas e tela: '
+      + 'feature (recurso com tela própria, menu, configuração por empresa e eventos ao vivo — comece por aqui), '
+      + 'tool (ferramenta do agente no painel do atendimento) ou channel (adaptador, provedor falso local e kit de conformidade; id channel-<nome>)',
+    )
+    .addArgument(new Argument('<tipo>', 'feature, tool ou channel').choices(['feature', 'tool', 'channel']))
     .argument('<nome>', 'letras minúsculas, números e hífens (ex.: minha-loja)')
     .option('--dir <pasta>', 'instalação onde criar (padrão: esta)')
-    .addHelpText('after', '\nExemplos:\n  npx atende plugin create channel foo     → plugins/channel-foo e ui-plugins/channel-foo\n  npx atende plugin create tool lembretes  → plugins/lembretes e ui-plugins/lembretes\n\nPasso a passo em docs/plugin-authoring.md.')
+    .addHelpText(
+      'after',
+      '\nExemplos:\n'
+        + '  npx atende plugin create feature lembretes  → plugins/lembretes e ui-plugins/lembretes (tela em /lembretes)\n'
+        + '  npx atende plugin create tool anotacoes     → plugins/anotacoes e ui-plugins/anotacoes (painel do atendimento)\n'
+        + '  npx atende plugin create channel foo        → plugins/channel-foo e ui-plugins/channel-foo\n'
+        + '\nPasso a passo em docs/plugin-authoring.md.',
+    )
     .action(async (kind: string, name: string, opts: { dir?: string }) => {
       const { pluginCreate } = await import('./plugin-create.ts');
       await pluginCreate(ctx, kind, name, opts);

@@ -69,7 +69,7 @@ export async function runIngestBench(opts: IngestBenchOptions): Promise<boolean>
   const SECONDS = opts.seconds ?? arg('seconds', 20);
   const CONNECTIONS = opts.connections ?? arg('connections', 32);
   const TENANTS = opts.tenants ?? 100;
-  // Phase 2's steady rate (QUALITY.md: 500 msg/s); lower it to compare changes on a slower machine at the same share of its capacity.
+  // Phase 2's steady rate (docs/performance.md: 500 msg/s); lower it to compare changes on a slower machine at the same share of its capacity.
   const RATE = arg('rate', 500);
 
   const url = await recreateDatabase(opts.database);

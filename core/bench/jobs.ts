@@ -1,5 +1,5 @@
 /**
- * B8 jobs (QUALITY.md): the kernel's job runner (BullMQ on Redis, as in
+ * B8 jobs (docs/performance.md): the kernel's job runner (BullMQ on Redis, as in
  * production) doing what a send job does: call a fake provider over HTTP,
  * then update one row. Jobs are queued first, then the workers start; the
  * figure is completed jobs per second, with the stalled-job count (a job

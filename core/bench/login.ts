@@ -1,5 +1,5 @@
 /**
- * B7 login (QUALITY.md): logins per second through the real HTTP route with
+ * B7 login (docs/performance.md): logins per second through the real HTTP route with
  * argon2id at OWASP parameters (19 MiB, t=2, p=1, hashed on libuv's thread
  * pool, off the event loop), and the server's event-loop lag meanwhile.
  * The load generator runs in a worker thread so its own work does not count

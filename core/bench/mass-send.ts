@@ -1,5 +1,5 @@
 /**
- * B6 mass send (QUALITY.md): 100k recipients through the kernel's bulk-send
+ * B6 mass send (docs/performance.md): 100k recipients through the kernel's bulk-send
  * job and the sandbox channel (the fake provider), spread over 20 numbers
  * paced at 50/s each, while customer messages arrive at 100 msg/s.
  * Figures: time to store and schedule every batch; pace per number (gap

@@ -1,5 +1,5 @@
 /**
- * B5 reconnect storm (QUALITY.md): 10k agent sockets connected while the
+ * B5 reconnect storm (docs/performance.md): 10k agent sockets connected while the
  * hot tenant receives 50 messages/s; every socket drops at once and comes
  * back after a random (jittered) delay, resuming from its last seq. All must
  * be back within 60 s, and no agent of the hot tenant may miss an event that

@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- <name> [args]` runs `core/bench/<name>.ts`. Each benchmark
- * prints its figures beside the QUALITY.md target and exits non-zero on a miss.
+ * prints its figures beside its target (docs/performance.md) and exits non-zero on a miss.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

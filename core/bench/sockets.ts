@@ -1,5 +1,5 @@
 /**
- * B4 sockets (QUALITY.md): 10k authenticated agent sockets on one server
+ * B4 sockets (docs/performance.md): 10k authenticated agent sockets on one server
  * (one hot tenant of 200 agents, the rest spread over tenants of 200), then
  * 50 customer messages/s into the hot tenant. Delivery = webhook sent →
  * `message.created` on each of the 200 agents' sockets.

@@ -89,7 +89,7 @@ export function migrationPlan(plugins: PluginDefinition[]): MigrationModule[] {
 }
 
 /**
- * How the shell's and the remotes' builds are served (QUALITY.md U1):
+ * How the shell's and the remotes' builds are served (docs/performance.md U1):
  * - the `.br` / `.gz` files written next to each asset at build time
  *   (ui-shell/mf-shared.ts `precompress`) go to browsers that accept them, with
  *   `Content-Encoding` and `Vary: Accept-Encoding`; the plain file otherwise;
@@ -141,7 +141,11 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
   const plugins = await discoverPlugins(config.rootDir, config.plugins);
   const entities = [...kernelModules.flatMap((m) => m.entities), ...plugins.flatMap((p) => p.entities ?? [])];
   const db = await openDatabase(config.databaseUrl, entities);
-  if (opts.migrate !== false) opts.onMigrated?.(await runMigrations(db.pool, migrationPlan(plugins), (m) => logger.info(m)));
+  if (opts.migrate !== false) {
+    // Apart from the callback: `onMigrated?.(await runMigrations(…))` would skip the migrations whenever no one listens.
+    const applied = await runMigrations(db.pool, migrationPlan(plugins), (m) => logger.info(m));
+    opts.onMigrated?.(applied);
+  }
 
   const bus = config.redisUrl ? new RedisEventBus(config.redisUrl, config.namespace) : new LocalEventBus();
   const jobs = new BullJobs(
@@ -312,7 +316,7 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
     );
   }
 
-  // Shell and remotes are served from the same origin as the API (STACK.md).
+  // Shell and remotes are served from the same origin as the API (docs/architecture.md, "UI"): module federation loads remotes by URL, and one origin keeps the CSP and the bearer token simple.
   const shellDist = path.join(config.rootDir, 'ui-shell', 'dist');
   if (fs.existsSync(shellDist)) await app.register(fastifyStatic, { ...uiStaticOptions, root: shellDist, prefix: '/', wildcard: false, index: ['index.html'] });
   for (const def of plugins.filter((p) => p.ui)) {

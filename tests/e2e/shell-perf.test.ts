@@ -1,5 +1,5 @@
 /**
- * U1 (QUALITY.md) in a real browser against a real kernel serving the
+ * U1 (docs/performance.md) in a real browser against a real kernel serving the
  * production build: the shell's initial JavaScript and the ticket screen's
  * time to interactive (printed beside their targets, see
  * ui-shell/scripts/perf-kit.ts), and a 10,000-ticket list scrolled to its end
@@ -49,7 +49,7 @@ run('U1: shell bundle, time to interactive, 10k-ticket list', () => {
     // Nothing before the login form may come from the federation runtime or a remote.
     expect(figures.loginPage.filter((f) => /remoteEntry|\/plugins\/|__prebuild__/.test(f.url))).toEqual([]);
     expect(sumGzip(figures.loginPage)).toBeLessThan(BEFORE_LOGIN_PAGE_GZIP * 0.7);
-    // The U1 budget itself (QUALITY.md): sizes do not depend on the machine, so a screen that grows past it fails here.
+    // The U1 budget itself (docs/performance.md): sizes do not depend on the machine, so a screen that grows past it fails here.
     expect(sumGzip(figures.loginPage)).toBeLessThan(U1_INITIAL_JS_GZIP_LIMIT);
     expect(sumGzip(figures.loggedInFirstLoad)).toBeLessThan(U1_INITIAL_JS_GZIP_LIMIT);
     expect(figures.ttiColdMs.every((ms) => ms > 0)).toBe(true);

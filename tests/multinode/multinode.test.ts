@@ -1,6 +1,6 @@
 /**
  * Several `atende start` processes on one database and one Redis namespace
- * behave as one install (ARCHITECTURE.md, runtime modes): two api nodes on
+ * behave as one install (docs/architecture.md, runtime modes): two api nodes on
  * different ports and two worker nodes. Real processes, real sockets, a real
  * long-lived channel session (Telegram polling a local Bot API).
  */

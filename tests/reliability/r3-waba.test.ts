@@ -1,5 +1,5 @@
 /**
- * R3 webhook authenticity for the WhatsApp Cloud API channel (QUALITY.md):
+ * R3 webhook authenticity for the WhatsApp Cloud API channel (docs/reliability.md):
  * a notification that cannot prove it comes from Meta — `X-Hub-Signature-256`
  * missing, malformed, wrong, made with another channel's app secret, or a
  * body changed after signing — is refused with 401 and changes nothing; a

@@ -1,5 +1,5 @@
 /**
- * R3 webhook authenticity (QUALITY.md): a webhook that cannot prove it comes
+ * R3 webhook authenticity (docs/reliability.md): a webhook that cannot prove it comes
  * from the provider is refused with 401 and a catalogue code, and leaves no
  * trace: the counts of messages, contacts and tickets are the same before
  * and after. The comparisons themselves are constant time; that is checked

@@ -1,5 +1,5 @@
 /**
- * R5 crash mid-send (QUALITY.md): a 10,000-recipient bulk send through the
+ * R5 crash mid-send (docs/reliability.md): a 10,000-recipient bulk send through the
  * sandbox channel; the worker node sending it is killed with SIGKILL halfway
  * and started again. Every recipient reaches the provider exactly once (one
  * row per recipient in the sandbox's outbox, which records what it was

@@ -1,5 +1,5 @@
 /**
- * R6 dependency restarts (QUALITY.md), on a private Redis and a private
+ * R6 dependency restarts (docs/reliability.md), on a private Redis and a private
  * PostgreSQL started for this test (the machine's shared servers are never
  * touched): under a steady flow of signed webhooks, Redis is killed and
  * started again, then PostgreSQL is stopped and started again. Without

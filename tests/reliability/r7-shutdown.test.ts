@@ -1,5 +1,5 @@
 /**
- * R7 shutdown (QUALITY.md): SIGTERM under load. An api node stops accepting,
+ * R7 shutdown (docs/reliability.md): SIGTERM under load. An api node stops accepting,
  * finishes what is in flight, tells its sockets to reconnect (they resume on
  * the other node without missing an event) and exits 0 within its bound; the
  * only 5xx it gives is 503 ERR_SHUTTING_DOWN while draining. A worker node

@@ -1,5 +1,5 @@
 /**
- * R8 authentication (QUALITY.md): brute force per account and per IP, refresh
+ * R8 authentication (docs/reliability.md): brute force per account and per IP, refresh
  * token reuse, logout and disable ending HTTP and socket sessions, and tokens
  * that must never be accepted (alg none, expired, another secret, tampered).
  */

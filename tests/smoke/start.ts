@@ -1,5 +1,5 @@
 /**
- * Smoke test of the embedded default (QUALITY.md S1), run by .ci/run and not by
+ * Smoke test of the embedded default (docs/performance.md S1), run by .ci/run and not by
  * `npm test`:
  *
  *   node --import tsx tests/smoke/start.ts

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * U1 (QUALITY.md): the shell's initial JavaScript (gzip) on the login page and
+ * U1 (docs/performance.md): the shell's initial JavaScript (gzip) on the login page and
  * up to a usable ticket screen after login, and the ticket screen's time to
  * interactive, measured in Chromium against a real kernel serving the
  * production build (`npm run build -w ui-shell` first). Exits 1 on a miss.

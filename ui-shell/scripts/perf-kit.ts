@@ -1,5 +1,5 @@
 /**
- * U1 measurements (QUALITY.md) shared by `measure-bundle.ts` and
+ * U1 measurements (docs/performance.md) shared by `measure-bundle.ts` and
  * `tests/e2e/shell-perf.test.ts`: what JavaScript the browser really
  * downloads (gzip sizes of the responses, as a compressing server would send
  * them) and how long the ticket screen takes to become usable, against the
@@ -9,7 +9,7 @@ import { gzipSync } from 'node:zlib';
 import type pg from 'pg';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 
-/** QUALITY.md U1. */
+/** docs/performance.md U1. */
 export const U1_INITIAL_JS_GZIP_LIMIT = 250 * 1024;
 export const U1_TICKET_SCREEN_TTI_LIMIT_MS = 1000;
 

@@ -7,7 +7,7 @@
  *
  * This module does its work when it is evaluated, and main.tsx imports it
  * before React DOM, Mantine and the app: the requests leave while the rest of
- * the page's code is still being evaluated (QUALITY.md U1). It is listed in
+ * the page's code is still being evaluated (docs/performance.md U1). It is listed in
  * the package's `sideEffects` for that reason.
  */
 import { accessQuery, getSession, queryClient } from '@atende/ui-shell/sdk';

@@ -133,7 +133,7 @@ function parentOf(route: UiPluginRoute): { id: string; path: string } {
  * Mounts the remotes' routes into the running router, once per login. Called
  * by react-router for paths it cannot fully match (the catch-all `*` or a
  * dynamic segment): only a path nothing of the shell matches waits for the
- * remotes, so the shell's own screens never wait for them (QUALITY.md U1).
+ * remotes, so the shell's own screens never wait for them (docs/performance.md U1).
  */
 function patchRemoteRoutes(): NonNullable<Parameters<typeof createHashRouter>[1]>['patchRoutesOnNavigation'] {
   let mounted: PluginSnapshot | undefined;
@@ -166,7 +166,7 @@ const notFoundLoader: LoaderFunction = async ({ request }) => {
   const session = getSession();
   if (!session) return null;
   // The hash router hands loaders the route's path as the URL's path (the hash is not part of it).
-  const path = new URL(request.url).pathname || '/';
+  const path = new URL(request.url).pathname.replace(/(.)\/+$/, '$1') || '/';
   const access = await queryClient.ensureQueryData(accessQuery);
   // A remote is not offered to who may not use its menu, so its screens are unknown here; the server's route map still guards them.
   const denied = deniedElsewhere(path, access);

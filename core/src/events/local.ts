@@ -4,7 +4,7 @@ import type { DeliveredEvent, EventBusPort, EventEnvelope } from '../sdk/types.t
 /**
  * How many recent events per tenant are kept for resume and polling: a busy tenant
  * (50 customer messages a second, two events each, plus presence) fills this in about a
- * minute and a half, longer than a reconnect storm takes (QUALITY.md B5: all back < 60 s).
+ * minute and a half, longer than a reconnect storm takes (docs/performance.md B5: all back < 60 s).
  */
 export const RETAIN_PER_TENANT = 10_000;
 

@@ -11,7 +11,7 @@ import { hostMatches, inAny, isPublicAddress, normalizeHost, parseAllowList, par
 export { hostMatches, normalizeHost, parseAllowList } from './addresses.ts';
 
 /**
- * The outbound guard (QUALITY.md R9, docs/security.md): every HTTP request or
+ * The outbound guard (docs/reliability.md R9, docs/security.md): every HTTP request or
  * TCP connection to an address a tenant can influence — provider base URLs,
  * media URLs a provider hands out, SMTP hosts, webhook URLs — goes through
  * here. A destination is resolved first and every address it resolves to must
@@ -101,13 +101,13 @@ export class OutboundGuard implements OutboundPort {
         );
       },
     });
-    const guard = this;
+    const resolve = (host: string) => this.resolve(host);
     type Done = ((err: Error | null, stream: Duplex) => void) | undefined;
     // The node http stack asks the agent for each socket: the destination is checked, then the socket opened to the checked address.
     class GuardedHttpAgent extends http.Agent {
       override createConnection(options: http.ClientRequestArgs, cb?: Done): Duplex | null | undefined {
         const host = options.hostname ?? options.host ?? 'localhost';
-        guard.resolve(host).then(
+        resolve(host).then(
           ({ address }) => cb?.(null, net.connect({ ...(options as net.TcpNetConnectOpts), host: address })),
           (err: Error) => cb?.(err, undefined as never),
         );
@@ -117,7 +117,7 @@ export class OutboundGuard implements OutboundPort {
     class GuardedHttpsAgent extends https.Agent {
       override createConnection(options: https.RequestOptions, cb?: Done): Duplex | null | undefined {
         const host = normalizeHost(options.hostname ?? options.host ?? 'localhost');
-        guard.resolve(host).then(
+        resolve(host).then(
           ({ address }) => cb?.(null, tls.connect({ ...(options as tls.ConnectionOptions), host: address, servername: (options as tls.ConnectionOptions).servername ?? (net.isIP(host) ? undefined : host) })),
           (err: Error) => cb?.(err, undefined as never),
         );

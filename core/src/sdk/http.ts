@@ -44,7 +44,7 @@ const isQuery = (v: unknown): v is SqlQuery => !!v && typeof v === 'object' && (
 const isRaw = (v: unknown): v is { [SQL]: 'raw'; text: string } => !!v && typeof v === 'object' && (v as { [SQL]?: unknown })[SQL] === 'raw';
 
 /**
- * Tagged template for the hot paths that stay in SQL (CONVENTIONS.md: only
+ * Tagged template for the hot paths that stay in SQL (docs/plugin-authoring.md: only
  * measured hot paths; `tenant_id` leads every predicate):
  *
  * ```ts

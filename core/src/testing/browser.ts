@@ -7,7 +7,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 
 export const CHROMIUM = process.env.ATENDE_CHROMIUM ?? '/usr/bin/chromium';
 
-/** The flags Chromium needs as root on these machines (STACK.md), plus a quiet network. */
+/** The flags Chromium needs as root in a container (no sandbox, no GPU, a fresh profile each launch), plus a quiet network. */
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 
 export function chromiumAvailable(): boolean {

@@ -3,7 +3,7 @@
  * server and the browser must agree on (signup, users, tenants, contacts).
  * One implementation for both: the server enforces them, the screens use the
  * same functions to tell the user before sending. Plain functions with no
- * dependencies, so the login and signup pages stay light (QUALITY.md U1).
+ * dependencies, so the login and signup pages stay light (docs/performance.md U1).
  */
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@.]{2,}$/;

@@ -1,4 +1,5 @@
 import { definePlugin, z, type PluginContext } from '@atende/core/sdk';
+import './contract.js';
 
 /**
  * Birthdays (core.md §3, administration.md §3): today's and upcoming birthdays

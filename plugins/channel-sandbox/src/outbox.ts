@@ -28,7 +28,7 @@ const MAX_GROUP = 200;
  * together into one INSERT. The simulated provider stands in for a remote
  * service that costs this machine nothing; one autocommitted INSERT (and its
  * WAL flush) per call made a 1,000-a-second bulk send compete with customers'
- * webhooks for PostgreSQL (QUALITY.md B6). Like the kernel's ingest there is
+ * webhooks for PostgreSQL (docs/performance.md B6). Like the kernel's ingest there is
  * no timer: the first call goes alone at once, and whatever arrives while an
  * INSERT is in PostgreSQL goes in the next one.
  *

@@ -1,4 +1,5 @@
 import { AppError, definePlugin, z, type PluginContext } from '@atende/core/sdk';
+import './contract.js';
 
 /**
  * Farewell (closing) messages (core.md §3 "Farewell message: message, user,

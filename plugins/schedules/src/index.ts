@@ -1,4 +1,6 @@
 import { AppError, definePlugin, z, type PluginContext } from '@atende/core/sdk';
+import type { AtendeEvents } from '@atende/core/contract';
+import './contract.js';
 
 /** Recurrence choices of core.md §9: none (0) or every N days. */
 export const RECURRENCE_DAYS = [0, 5, 10, 15, 20, 25, 30, 35, 40, 45, 60] as const;
@@ -51,7 +53,8 @@ const idParam = z.object({ id: z.string().regex(/^\d{1,18}$/, 'id inválido') })
  */
 function routes(ctx: PluginContext) {
   const access = { config: { access: { menu: 'schedules' } } };
-  const publish = (tenantId: number, event: string, data: unknown) => ctx.events.publish(tenantId, event, data, ['tenant']);
+  const publish = <E extends 'schedule.created' | 'schedule.updated' | 'schedule.deleted'>(tenantId: number, event: E, data: AtendeEvents[E]) =>
+    ctx.events.publish(tenantId, event, data, ['tenant']);
 
   const list = async (req: { principal?: { tenantId: number }; query: unknown }) => {
     const q = req.query as z.infer<typeof listQuery>;

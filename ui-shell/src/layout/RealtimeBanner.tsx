@@ -3,7 +3,7 @@ import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { realtimeStatusAtom } from '@atende/ui-shell/sdk';
 
-/** "Reconectando…" while no real-time events can flow (UI.md "Feedback"). */
+/** "Reconectando…" while no real-time events can flow (docs/ui.md "Feedback"). */
 export function RealtimeBanner() {
   const status = useAtomValue(realtimeStatusAtom);
   const { t } = useTranslation();

@@ -14,7 +14,7 @@ function initials(name: string | undefined): string {
   return ((parts[0]?.[0] ?? '?') + (parts.length > 1 ? parts[parts.length - 1]![0] : '')).toUpperCase();
 }
 
-/** Avatar with online status; status, language, dark mode and logout (UI.md "Navigation"). */
+/** Avatar with online status; status, language, dark mode and logout (docs/ui.md "Navigation"). */
 export function UserMenu({ compact = false, position = 'bottom-end' }: { compact?: boolean; position?: 'bottom-end' | 'right-end' }) {
   const { t, i18n } = useTranslation();
   const session = useAtomValue(sessionAtom);

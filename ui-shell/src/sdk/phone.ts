@@ -4,7 +4,7 @@
  * Stored numbers are the digits of the full international number (see the
  * kernel's contacts/phone.ts). Brazil is formatted here directly; other
  * countries need libphonenumber's metadata, fetched on first use (not with the
- * first screen, QUALITY.md U1), after which `usePhoneFormat` re-renders.
+ * first screen, docs/performance.md U1), after which `usePhoneFormat` re-renders.
  */
 import { useEffect, useReducer } from 'react';
 

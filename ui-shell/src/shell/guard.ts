@@ -8,6 +8,7 @@ import { redirect, type LoaderFunction } from 'react-router-dom';
 import { accessQuery, getSession, notify, queryClient, type AccessInfo } from '@atende/ui-shell/sdk';
 import type { RouteDef } from '../routes.tsx';
 import { logout } from './logout.ts';
+import { pluginsReady } from './plugins.ts';
 
 /** What a guarded route's loader hands to its element. */
 export interface GuardResult {
@@ -17,6 +18,8 @@ export interface GuardResult {
 
 const DENIED_FALLBACK = '/contatos';
 const BLOCKED_HOME = '/configuracoesbloqueio';
+/** Where /home sends a superadmin (core.md §2), a screen of the platform's remotes. */
+const SUPERADMIN_DASHBOARD = '/tenants';
 
 /** The menu key guarding a path: the server's route map first, then the first segment, then the route's own (shell table or remote). */
 export function menuKeyFor(def: RouteDef, access: AccessInfo): string | undefined {
@@ -67,7 +70,8 @@ export function guardLoader(def: RouteDef): LoaderFunction {
       await logout({ silent: true });
       throw redirect('/login');
     }
-    if (def.name === 'home-dashboard' && access.superadmin) throw redirect('/tenants');
+    // Only once a remote provides that screen: until then the dashboard is the superadmin's too, never a 404.
+    if (def.name === 'home-dashboard' && access.superadmin && (await pluginsReady()).routeFor(SUPERADMIN_DASHBOARD)) throw redirect(SUPERADMIN_DASHBOARD);
     if (access.superadmin) return {};
     if (access.tenant?.blocked && def.path !== BLOCKED_HOME) {
       // core.md §6: a blocked tenant sees only settings.

@@ -7,7 +7,7 @@ function AfterMount({ onMount, children }: { onMount: () => void; children: Reac
 
 /**
  * A dialog or drawer whose code (a `lazy()` component) is fetched the first
- * time it opens, not with the screen (QUALITY.md U1). From then on it stays
+ * time it opens, not with the screen (docs/performance.md U1). From then on it stays
  * mounted, as it always was; it mounts closed and opens right after, so its
  * opening transition plays as it did when it was mounted with the screen.
  */

@@ -3,7 +3,7 @@
  * screens: their code (Mantine's floating components and floating-ui, ~25 KB
  * gzip) is fetched when the user first points at or clicks one of them, or
  * once the first screen is idle (`loadOverlays`, called with the remotes'
- * preload), instead of before the ticket screen can paint (QUALITY.md U1).
+ * preload), instead of before the ticket screen can paint (docs/performance.md U1).
  *
  * Until then each renders only its target, unchanged, with handlers that
  * fetch the code. Then:

@@ -5,5 +5,8 @@
   "type": "module",
   "scripts": {
     "build": "vite build"
+  },
+  "dependencies": {
+    "@atende/plugin-__ID__": "0.1.0"
   }
 }

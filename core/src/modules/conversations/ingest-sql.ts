@@ -2,7 +2,7 @@
  * The inbound pipeline as one PostgreSQL function: dedup, contact upsert,
  * ticket find-or-create, message row and ticket counters in a single round
  * trip and a single transaction. At webhook rates the round trips, not the
- * work, were the cost (QUALITY.md B1). The advisory-lock keys are the same
+ * work, were the cost (docs/performance.md B1). The advisory-lock keys are the same
  * strings the TypeScript paths use (`contact:…`, `ticket:…`, `msg:…`), so an
  * agent creating a ticket and an inbound message for the same contact
  * serialise against each other.
@@ -110,7 +110,7 @@ export const INGEST_FUNCTIONS = [
 /**
  * Several inbound messages in one transaction: one round trip and one WAL
  * flush for the lot, which is what lets a node ingest well past a thousand
- * messages a second (QUALITY.md B1). Items run in the given order (the caller
+ * messages a second (docs/performance.md B1). Items run in the given order (the caller
  * sorts them so that concurrent batches take locks in the same order); each
  * runs in its own subtransaction, so one bad item reports its error and the
  * others still commit. Batches stay under 64 items: more subtransactions in

@@ -279,7 +279,7 @@ function itemOf(msg: InboundMessage): Record<string, unknown> {
 const batchers = new WeakMap<Kernel, IngestBatcher>();
 
 /**
- * The inbound pipeline (ARCHITECTURE.md): dedup by (tenant, channel, provider
+ * The inbound pipeline (docs/conversations.md): dedup by (tenant, channel, provider
  * id) → contact upsert → ticket find-or-create → message row → ticket
  * counters, in one transaction inside `atende_ingest` (ingest-sql.ts),
  * batched with whatever else arrives at the same moment; events only after

@@ -15,7 +15,7 @@ import { isValidCpfCnpj, isValidEmail, normalizeEmail } from './validation.ts';
 import { mailerOf } from '../mail/routes.ts';
 import { PLATFORM_TENANT_ID } from './bootstrap.ts';
 
-/** Login throttle (QUALITY.md R8): failures per account and per IP within a minute, then a one-minute lock. */
+/** Login throttle (docs/reliability.md R8, docs/access.md): failures per account and per IP within a minute, then a one-minute lock. */
 export const LOGIN_LIMITS = { perAccount: 5, perIp: 20, windowMs: 60_000, lockMs: 60_000 } as const;
 /** Reset mails per address (against mail bombing) and signups per IP. */
 const RESET_LIMIT = { perAccount: 3, windowMs: 15 * 60_000 };

@@ -14,7 +14,7 @@ const LanguageMenu = lazy(loadLanguageMenu);
 /**
  * The language button. Its menu (Mantine's Menu and floating layer, ~9 KB
  * gzip) is fetched when the pointer or focus reaches the button and shown on
- * the first click, not downloaded with the login page (QUALITY.md U1).
+ * the first click, not downloaded with the login page (docs/performance.md U1).
  */
 function LanguagePicker() {
   const { i18n, t } = useTranslation();

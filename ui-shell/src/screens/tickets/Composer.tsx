@@ -48,7 +48,7 @@ export interface ComposerProps {
 /** Template variables a quick message may carry (core.md §3), in the spec's `{{variable}}` syntax; the server fills them in when it sends. */
 const QUICK_MESSAGE_VARIABLES = ['name', 'greeting', 'protocol', 'firstName', 'user'].map((v) => `{{${v}}}`).join(', ');
 
-/** Enter sends, Shift+Enter breaks the line, '/' opens quick messages (UI.md). */
+/** Enter sends, Shift+Enter breaks the line, '/' opens quick messages (docs/ui.md). */
 export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, onCancelEdit, onSend, onSaveEdit, onSchedule, channelAction, channelNotice, sign, notesOnly, onAttach }: ComposerProps) {
   const { t } = useTranslation();
   const [text, setText] = useState('');

@@ -30,7 +30,7 @@ function Field({ label, value, copy }: { label: string; value: string | null | u
   );
 }
 
-/** The contact panel beside the conversation (UI.md): fields, tags, wallets, previous tickets, notes. */
+/** The contact panel beside the conversation (docs/ui.md): fields, tags, wallets, previous tickets, notes. */
 export function ContactPanel({ ticket, onClose }: { ticket: Ticket; onClose: () => void }) {
   const { t, i18n } = useTranslation();
   const qc = useQueryClient();

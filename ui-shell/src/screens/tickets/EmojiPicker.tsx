@@ -4,7 +4,7 @@
  * `emoji-picker-element` web component, fetched with this module when the
  * picker first opens; its data (the emoji names and keywords of one language,
  * ~80 KB gzip) is one file of our build, asked for then and kept by the
- * component in IndexedDB. Nothing of it is in the first load (QUALITY.md U1).
+ * component in IndexedDB. Nothing of it is in the first load (docs/performance.md U1).
  */
 import { useComputedColorScheme } from '@mantine/core';
 import { Picker } from 'emoji-picker-element';

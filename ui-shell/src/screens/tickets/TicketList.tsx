@@ -79,7 +79,7 @@ export function TicketList({ status, onStatus, filters, onFilters, selectedId, o
     return () => clearInterval(timer);
   }, [atEnd, query.isFetchingNextPage]);
 
-  // Keyboard habits (UI.md): Alt+↑/↓ moves between tickets, Ctrl+K searches.
+  // Keyboard habits (docs/ui.md): Alt+↑/↓ moves between tickets, Ctrl+K searches.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {

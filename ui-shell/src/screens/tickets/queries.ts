@@ -2,7 +2,7 @@
  * The queries the ticket screen needs for its first paint (the list and the
  * open ticket), shared by the components and by the route's prefetch, which
  * starts them while the guard checks access and the screen's code downloads
- * instead of after both (QUALITY.md U1).
+ * instead of after both (docs/performance.md U1).
  */
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { atendeStore, queryClient } from '@atende/ui-shell/sdk';

@@ -88,7 +88,7 @@ function SortIcon({ active, direction }: { active: boolean; direction?: 'asc' | 
   return direction === 'asc' ? <IconChevronUp size={14} /> : <IconChevronDown size={14} />;
 }
 
-/** Dense table with server-side pagination, sorting and search (UI.md "Admin screens"). */
+/** Dense table with server-side pagination, sorting and search (docs/ui.md "Admin screens"). */
 export function DataTable<T>(props: DataTableProps<T>) {
   const { columns, rowKey, rows, total, query, onQueryChange, loading, error, onRetry, toolbar, empty, onRowClick } = props;
   const { t } = useTranslation();

@@ -11,7 +11,7 @@ export interface EmptyStateProps {
   action?: ReactNode;
 }
 
-/** An empty list that says what to do next (UI.md "Feedback"). */
+/** An empty list that says what to do next (docs/ui.md "Feedback"). */
 export function EmptyState({ title, description, icon, action }: EmptyStateProps) {
   return (
     <Center py={48} px="md">

@@ -1,7 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { AppError, ChannelError, definePlugin, z, type ChannelAdapter, type ChannelRecord, type PluginContext } from '@atende/core/sdk';
+import { AppError, ChannelError, OutboundBlockedError, definePlugin, okAnswer, positiveId, z, type ChannelAdapter, type ChannelRecord, type PluginContext } from '@atende/core/sdk';
+import { channelConfig, contract, type ChannelConfig } from './contract.ts';
 
 /**
  * The __LABEL__ channel. One channel is one account at the provider
@@ -31,16 +32,6 @@ function signatureValid(secret: string | undefined, raw: Buffer, header: unknown
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
-const configSchema = z
-  .object({
-    /** The provider's API base URL (a local fake in tests). */
-    apiBase: z.url({ protocol: /^https?$/ }),
-    /** Public base URL of this install for the webhook, when it differs from ATENDE_PUBLIC_URL. */
-    webhookBaseUrl: z.url({ protocol: /^https?$/ }).optional(),
-  })
-  .passthrough();
-type Config = z.infer<typeof configSchema>;
-
 /** What the provider posts to the webhook. */
 const webhookBody = z.discriminatedUnion('type', [
   z.object({
@@ -56,7 +47,7 @@ const webhookBody = z.discriminatedUnion('type', [
 function plugin() {
   let ctx: PluginContext;
 
-  const cfgOf = (channel: ChannelRecord): Config => configSchema.parse(channel.config ?? {});
+  const cfgOf = (channel: ChannelRecord): ChannelConfig => channelConfig.parse(channel.config ?? {});
   const tokenOf = (channel: ChannelRecord): string => {
     const token = channel.secrets.token;
     if (typeof token !== 'string' || !token) throw new ChannelError('ERR_WAPP_NOT_INITIALIZED', 'O canal __LABEL__ precisa de um token', true);
@@ -68,13 +59,16 @@ function plugin() {
   async function call<T>(channel: ChannelRecord, method: string, path: string, body?: unknown): Promise<T> {
     let res: Response;
     try {
-      res = await fetch(`${cfgOf(channel).apiBase.replace(/\/+$/, '')}${path}`, {
+      // The base URL is the tenant's to set: every call goes through the guarded client (docs/architecture.md, "Outbound requests").
+      res = await ctx.outbound.fetch(`${cfgOf(channel).apiBase.replace(/\/+$/, '')}${path}`, {
         method,
         headers: { authorization: `Bearer ${tokenOf(channel)}`, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(15_000),
       });
     } catch (err) {
+      // An address the install does not allow stays refused: retrying cannot help.
+      if (err instanceof OutboundBlockedError) throw new ChannelError('ERR_SENDING_WAPP_MSG', '__LABEL__: endereço da API não permitido nesta instalação', true);
       throw new ChannelError('ERR_SENDING_WAPP_MSG', `__LABEL__ inacessível: ${(err as Error).message}`, false);
     }
     const data = (await res.json().catch(() => ({}))) as T & { error?: string };
@@ -108,7 +102,7 @@ function plugin() {
     prepare(draft) {
       const token = draft.secrets.token;
       if (typeof token !== 'string' || !token.trim()) throw new AppError('ERR_REQUIRED_FIELD', { field: 'token' });
-      const parsed = configSchema.safeParse(draft.config);
+      const parsed = channelConfig.safeParse(draft.config);
       if (!parsed.success) throw new AppError('ERR_VALIDATION', { details: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
       return { ...draft, secrets: { ...draft.secrets, token: token.trim() } };
     },
@@ -152,42 +146,68 @@ function plugin() {
     kind: 'channel',
     name: 'Canal __LABEL__',
     description: '__LABEL__: mensagens por webhook assinado e envio pela API do provedor.',
+    contract,
     ui: true,
     register(c) {
       ctx = c;
       ctx.channels.register(adapter());
 
-      const params = z.object({ channelId: z.coerce.number().int().positive().max(2_147_483_647) });
+      const params = z.object({ channelId: positiveId });
+      /** The channel each signed request came for, handed from the signature check to the handler. */
+      const signed = new WeakMap<object, ChannelRecord>();
       /**
-       * The provider's webhook: verify, store, acknowledge. A bad signature is
-       * a 401 with nothing written; the answer is 2xx only once the message is
-       * stored, so a failure makes the provider deliver it again.
+       * The provider's webhook: verify, store, acknowledge. The signature is
+       * checked in `preValidation`, after parsing and before the body schema, so
+       * a caller that cannot sign is refused the same way (401, nothing written)
+       * whatever it sent, while the body keeps its schema in the API document.
+       * The answer is 2xx only once the message is stored, so a failure makes
+       * the provider deliver it again. `webhook: true` keeps the provider out of
+       * the API rate limit and its JSON tolerant of NUL characters.
        */
-      ctx.http.post('/webhook/:channelId', { config: { access: { public: true } }, schema: { params } }, async (req) => {
-        const { channelId } = req.params as z.infer<typeof params>;
-        const found = await ctx.channels.find(channelId);
-        const channel = found?.type === '__TYPE__' ? found : undefined;
-        // Same answer for an unknown channel and a bad signature: a caller learns nothing about which ids exist.
-        if (!channel || !signatureValid(channel.secrets.webhookSecret as string | undefined, req.rawBody ?? Buffer.alloc(0), req.headers[SIGNATURE_HEADER])) throw new AppError('ERR_WEBHOOK_SIGNATURE');
-        if (!(await ctx.isEnabled(channel.tenantId))) throw new AppError('ERR_ROUTE_NOT_FOUND');
-        const parsed = webhookBody.safeParse(req.body);
-        if (!parsed.success) throw new AppError('ERR_VALIDATION', { details: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
-        const e = parsed.data;
-        if (e.type === 'status') {
-          await ctx.messages.ack(channel.tenantId, channel.id, e.id, e.status, e.reason);
-          return { ok: true };
-        }
-        const stored = e.media ? await ctx.storage.save(channel.tenantId, e.media.name, e.media.mimetype, Readable.from(Buffer.from(e.media.data, 'base64'))) : undefined;
-        await ctx.messages.ingest({
-          tenantId: channel.tenantId,
-          channelId: channel.id,
-          providerMessageId: e.id,
-          from: { kind: '__TYPE__', externalId: e.from.id, name: e.from.name, number: null },
-          body: e.text ?? '',
-          media: stored ? { url: stored.url, mimetype: stored.mimetype, name: stored.name } : undefined,
-        });
-        return { ok: true };
-      });
+      ctx.http.post(
+        '/webhook/:channelId',
+        {
+          config: { access: { public: true }, webhook: true },
+          preValidation: async (req) => {
+            // Params are not coerced yet at this stage.
+            const id = positiveId.safeParse((req.params as { channelId?: unknown }).channelId);
+            // A copy up to a second old: a burst of webhooks does not read the channel once per message.
+            const found = id.success ? await ctx.channels.find(id.data, { maxAgeMs: 1000 }) : undefined;
+            const channel = found?.type === '__TYPE__' ? found : undefined;
+            // Same answer for an unknown channel and a bad signature: a caller learns nothing about which ids exist.
+            if (!channel || !signatureValid(channel.secrets.webhookSecret as string | undefined, req.rawBody ?? Buffer.alloc(0), req.headers[SIGNATURE_HEADER])) throw new AppError('ERR_WEBHOOK_SIGNATURE');
+            if (!(await ctx.isEnabled(channel.tenantId))) throw new AppError('ERR_ROUTE_NOT_FOUND');
+            signed.set(req, channel);
+          },
+          schema: {
+            operationId: 'receive__PASCAL__Webhook',
+            tags: ['__ID__'],
+            summary: 'Recebe mensagens e confirmações do provedor __LABEL__ (assinado)',
+            params,
+            body: webhookBody,
+            response: { 200: okAnswer },
+          },
+        },
+        async (req) => {
+          const channel = signed.get(req);
+          if (!channel) throw new AppError('ERR_WEBHOOK_SIGNATURE');
+          const e = req.body;
+          if (e.type === 'status') {
+            await ctx.messages.ack(channel.tenantId, channel.id, e.id, e.status, e.reason);
+            return { ok: true as const };
+          }
+          const stored = e.media ? await ctx.storage.save(channel.tenantId, e.media.name, e.media.mimetype, Readable.from(Buffer.from(e.media.data, 'base64'))) : undefined;
+          await ctx.messages.ingest({
+            tenantId: channel.tenantId,
+            channelId: channel.id,
+            providerMessageId: e.id,
+            from: { kind: '__TYPE__', externalId: e.from.id, name: e.from.name, number: null },
+            body: e.text ?? '',
+            media: stored ? { url: stored.url, mimetype: stored.mimetype, name: stored.name } : undefined,
+          });
+          return { ok: true as const };
+        },
+      );
     },
   });
 }

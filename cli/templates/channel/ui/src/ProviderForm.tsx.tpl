@@ -1,20 +1,16 @@
 import { PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { usePluginTranslation, type ChannelFormProps } from '@atende/ui-shell/sdk';
+import { channelConfig } from '@atende/plugin-__ID__/contract';
 
-function validUrl(v: string): boolean {
-  try {
-    return ['http:', 'https:'].includes(new URL(v).protocol);
-  } catch {
-    return false;
-  }
-}
+/** The same rule the adapter's `prepare` applies on the server (the plugin's contract). */
+const validUrl = (v: string) => channelConfig.shape.apiBase.safeParse(v).success;
 
 /**
  * Provider fields of a __LABEL__ channel: the account token (write-only: once
  * saved it never comes back; a blank field keeps it) and the API base URL.
  * They become the channel's `secrets` and `config`, checked again by the
- * adapter's `prepare` on the server.
+ * adapter's `prepare` on the server with the same schema.
  */
 export function ProviderForm({ channel, value, onChange, disabled }: ChannelFormProps) {
   const { t } = usePluginTranslation('__ID__');

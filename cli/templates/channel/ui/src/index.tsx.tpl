@@ -1,4 +1,5 @@
 import { defineUiPlugin } from '@atende/ui-shell/sdk';
+import { contract } from '@atende/plugin-__ID__/contract';
 import { ProviderForm } from './ProviderForm.tsx';
 import { locales } from './locales.ts';
 
@@ -9,6 +10,7 @@ import { locales } from './locales.ts';
  */
 export default defineUiPlugin({
   id: '__ID__',
+  contract,
   routes: [],
   channels: [{ type: '__TYPE__', form: ProviderForm }],
   locales,

@@ -1,4 +1,4 @@
-/** Standalone dev page (`npx vite` in this folder): the side panel for ticket 1, with the API on the same origin. */
+/** Standalone dev page (`npx vite` in this folder): the panel for contact 1, with the API on the same origin. */
 import '@mantine/core/styles.css';
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -7,7 +7,7 @@ import { createRoot } from 'react-dom/client';
 import { initReactI18next } from 'react-i18next';
 import { queryClient, registerPluginLocales } from '@atende/ui-shell/sdk';
 import plugin from './index.tsx';
-import { TicketPanel } from './TicketPanel.tsx';
+import { ContactItems } from './ContactItems.tsx';
 
 await i18next.use(initReactI18next).init({ lng: 'pt', fallbackLng: 'en', fallbackNS: 'translation', resources: {}, interpolation: { escapeValue: false } });
 registerPluginLocales(plugin);
@@ -16,7 +16,7 @@ createRoot(document.getElementById('root')!).render(
   <QueryClientProvider client={queryClient}>
     <MantineProvider>
       <div style={{ padding: 24, maxWidth: 360 }}>
-        <TicketPanel ticketId={1} />
+        <ContactItems contactId={1} />
       </div>
     </MantineProvider>
   </QueryClientProvider>,

@@ -1,0 +1,25 @@
+/** What the farewells plugin's server part and its screen share: a farewell message and its events. */
+import { defineContract, isoDate, z, type EventsOf } from '@atende/core/contract';
+
+export const farewell = z.object({
+  id: z.number().int(),
+  message: z.string(),
+  userId: z.number().int().nullable(),
+  userName: z.string().nullable(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+export type Farewell = z.output<typeof farewell>;
+
+export const contract = defineContract({
+  id: 'farewells',
+  events: {
+    'farewell.created': farewell,
+    'farewell.updated': farewell,
+    'farewell.deleted': z.object({ id: z.number().int() }),
+  },
+});
+
+declare module '@atende/core/contract' {
+  interface AtendeEvents extends EventsOf<typeof contract> {}
+}
