@@ -132,7 +132,12 @@ run('admin screens in the browser', () => {
     await t.app.inject({ method: 'PUT', url: '/api/plugins/demands/enabled', headers: admin.headers, payload: { enabled: true } });
     const page = await login(admin);
     await page.goto(`${base}/#/configuracoes/geral`);
-    await page.getByRole('tab', { name: 'Motivos' }).waitFor({ timeout: 10_000 });
+    // Settings tabs are grouped as the spec's groups; Motivos is a tab of CRM, declared by the demands remote.
+    await page.getByRole('tab', { name: 'CRM', exact: true }).click();
+    await page.getByRole('tab', { name: 'Motivos' }).click();
+    await page.waitForURL((u) => u.hash === '#/configuracoes/motivos');
+    await page.getByRole('tab', { name: 'Geral', exact: true }).first().click();
+    await page.waitForURL((u) => u.hash === '#/configuracoes/geral');
     // The conflict rule is explained, and the second exclusive option is locked while the first is on.
     await page.getByRole('switch', { name: 'Ocultar atendimentos atribuídos a outros' }).click({ force: true });
     await page.getByText('Configuração salva').first().waitFor();
@@ -144,6 +149,8 @@ run('admin screens in the browser', () => {
     if (state.rows[0]) expect(state.rows[0].enabled).toBe(false);
     await page.getByRole('button', { name: 'Recarregar para aplicar' }).click();
     await page.getByRole('heading', { name: 'Configurações gerais' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('tab', { name: 'CRM', exact: true }).click();
+    await page.getByRole('tab', { name: 'Lanes', exact: false }).first().waitFor();
     expect(await page.getByRole('tab', { name: 'Motivos' }).count()).toBe(0);
     await page.goto(`${base}/#/configuracoes/motivos`);
     await page.getByText(/não encontrada|Página não encontrada|404/i).first().waitFor({ timeout: 10_000 });

@@ -1,3 +1,4 @@
+import { IconStar } from '@tabler/icons-react';
 import { defineUiPlugin } from '@atende/ui-shell/sdk';
 import { locales } from './locales.ts';
 
@@ -5,9 +6,19 @@ import { locales } from './locales.ts';
 export default defineUiPlugin({
   id: 'ratings',
   routes: [
-    { path: '/avaliacoes', lazy: () => import('./RatingsLayout.tsx'), menu: 'evaluations' },
-    { path: '/avaliacoes/listar', lazy: () => import('./RatingsListPage.tsx'), menu: 'evaluations' },
-    { path: '/avaliacoes/configurar', lazy: () => import('./RatingsConfigPage.tsx'), menu: 'evaluations' },
+    {
+      path: '/avaliacoes',
+      name: 'avaliacoes',
+      menu: 'evaluations',
+      redirect: '/avaliacoes/listar',
+      lazy: () => import('./RatingsLayout.tsx'),
+      children: [
+        { path: '/avaliacoes/listar', name: 'listar', menu: 'evaluations', lazy: () => import('./RatingsListPage.tsx') },
+        { path: '/avaliacoes/configurar', name: 'configurar', menu: 'evaluations', lazy: () => import('./RatingsConfigPage.tsx') },
+      ],
+    },
   ],
+  // The rail entry (label from the shell's catalogue of the spec's menu names, core.md §6).
+  menus: [{ key: 'evaluations', label: 'menu.evaluations', icon: IconStar, path: '/avaliacoes', section: 'management', order: 90 }],
   locales,
 });
