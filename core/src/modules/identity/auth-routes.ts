@@ -99,7 +99,7 @@ export async function authRoutes(app: FastifyInstance, kernel: Kernel) {
 
   r.get('/api/auth/captcha', { ...pub, schema: { operationId: 'getCaptcha', tags: ['auth'], summary: 'Desafio do captcha de deslizar para o login', response: { 200: captchaAnswer } } }, async (_req, reply) => {
     reply.header('cache-control', 'no-store');
-    if (!kernel.config.captcha) return { enabled: false, width: CAPTCHA_WIDTH, height: CAPTCHA_HEIGHT };
+    if (!kernel.config.captcha) return { enabled: false as const, width: CAPTCHA_WIDTH, height: CAPTCHA_HEIGHT };
     return captcha.issue();
   });
 

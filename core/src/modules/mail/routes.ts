@@ -66,8 +66,8 @@ export async function mailRoutes(app: FastifyInstance, kernel: Kernel) {
   const smtpAccess = { config: { access: { menu: 'settings', profiles: ['admin' as const] } } };
   r.get('/api/tenants/smtp', { ...smtpAccess, schema: { operationId: 'getSmtpSettings', tags: ['mail'], summary: 'Configuração SMTP da empresa (sem a senha)', response: { 200: smtpAnswer } } }, async (req) => {
     const s = await mailer.getSmtp(principalOf(req).tenantId);
-    if (!s) return { configured: false };
-    return { configured: true, host: s.host, port: s.port, user: s.user ?? null, secure: s.secure, from: s.from ?? null, hasPassword: s.hasPassword };
+    if (!s) return { configured: false as const };
+    return { configured: true as const, host: s.host, port: s.port, user: s.user ?? null, secure: s.secure, from: s.from ?? null, hasPassword: s.hasPassword };
   });
   r.put('/api/tenants/smtp', { ...smtpAccess, schema: { operationId: 'updateSmtpSettings', tags: ['mail'], summary: 'Salva a configuração SMTP da empresa', body: smtpBody, response: { 200: smtpAnswer } } }, async (req) => {
     // An address that is not public (or a port no mail server uses) is refused at once unless the superadmin allowed the host;
@@ -78,7 +78,7 @@ export async function mailRoutes(app: FastifyInstance, kernel: Kernel) {
     if (!allowed && !SMTP_PORTS.has(req.body.port)) throw new AppError('ERR_VALIDATION', { details: 'porta SMTP: use 25, 465, 587 ou 2525' });
     await mailer.setSmtp(principalOf(req).tenantId, { ...req.body, password: req.body.password === undefined ? undefined : req.body.password });
     const s = (await mailer.getSmtp(principalOf(req).tenantId))!;
-    return { configured: true, host: s.host, port: s.port, user: s.user ?? null, secure: s.secure, from: s.from ?? null, hasPassword: s.hasPassword };
+    return { configured: true as const, host: s.host, port: s.port, user: s.user ?? null, secure: s.secure, from: s.from ?? null, hasPassword: s.hasPassword };
   });
   r.delete('/api/tenants/smtp', { ...smtpAccess, schema: { operationId: 'deleteSmtpSettings', tags: ['mail'], summary: 'Remove a configuração SMTP da empresa', response: { 204: z.null() } } }, async (req, reply) => {
     await mailer.deleteSmtp(principalOf(req).tenantId);
@@ -94,7 +94,7 @@ export async function mailRoutes(app: FastifyInstance, kernel: Kernel) {
     if (!s) throw new AppError('ERR_SMTP_NOT_CONFIGURED');
     try {
       const messageId = await mailer.sendWith(s, { to: req.body.to, subject: 'Atende: teste de SMTP', text: 'Se você recebeu esta mensagem, o SMTP está configurado corretamente.' });
-      return { sent: true, messageId };
+      return { sent: true as const, messageId };
     } catch (err) {
       if (err instanceof OutboundBlockedError) throw err;
       req.log.info({ event: 'smtp.test_failed', tenant: principalOf(req).tenantId, err: (err as Error).message }, 'SMTP test failed');

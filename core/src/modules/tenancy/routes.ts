@@ -246,7 +246,7 @@ export async function tenancyRoutes(app: FastifyInstance, kernel: Kernel) {
       [PLATFORM_TENANT_ID],
     );
     req.log.info({ event: 'terms.accepted', user: who.userId }, 'terms of use accepted');
-    return { accepted: true, acceptedAt: t.rows[0].terms_accepted_at.toISOString(), version: TERMS_VERSION };
+    return { accepted: true as const, acceptedAt: t.rows[0].terms_accepted_at.toISOString(), version: TERMS_VERSION };
   });
 
   // ---- appearance colours ----
