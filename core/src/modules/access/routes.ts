@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Kernel } from '../../kernel.ts';
 import type { ResolvedPrincipal } from '../identity/tokens.ts';
 import { menuAllowed } from './menus.ts';
@@ -29,11 +30,39 @@ export async function accessMap(kernel: Kernel, who: ResolvedPrincipal) {
   return { menus, routes };
 }
 
+/** What `GET /api/me/access` answers: the caller, its tenant and the access map the shell follows. */
+export const accessAnswer = z.object({
+  user: z.object({
+    id: z.number().int(),
+    name: z.string(),
+    email: z.string(),
+    profile: z.enum(['user', 'super', 'admin', 'superadmin']),
+    tenantId: z.number().int(),
+    queues: z.array(z.number().int()),
+    configs: z.record(z.string(), z.unknown()),
+    blockWavoip: z.boolean(),
+    apiToken: z.boolean(),
+  }),
+  tenant: z.object({
+    id: z.number().int(),
+    name: z.string(),
+    status: z.string(),
+    blocked: z.boolean(),
+    termsAccepted: z.boolean(),
+    country: z.literal('BR').nullable(),
+  }),
+  superadmin: z.boolean(),
+  /** Menu key → whether the caller may use it. */
+  menus: z.record(z.string(), z.boolean()),
+  /** Screen route → the menu key that guards it. */
+  routes: z.record(z.string(), z.string()),
+});
+
 export async function accessRoutes(app: FastifyInstance, kernel: Kernel) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   /** Accepts API tokens too (they see the admin map of their tenant), and works before the terms are accepted or while blocked. */
-  r.get('/api/me/access', async (req) => {
+  r.get('/api/me/access', { schema: { operationId: 'getMyAccess', tags: ['access'], summary: 'O usuário, a empresa e o mapa de acesso (menus e telas)', response: { 200: accessAnswer } } }, async (req) => {
     const who = req.access!;
     const [{ menus, routes }, rows] = await Promise.all([
       accessMap(kernel, who),

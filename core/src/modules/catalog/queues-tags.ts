@@ -6,7 +6,9 @@ import { z } from 'zod';
 import type { Kernel } from '../../kernel.ts';
 import { AppError } from '../../errors.ts';
 import { Queue, Tag } from '../conversations/entities.ts';
+import { principalOf } from '../../sdk/http.ts';
 import { colorSchema, escapeLike, idParam, isUniqueViolation, iso } from './shared.ts';
+import { queueAnswer, tagAnswer } from './schemas.ts';
 
 type QueueRow = InferEntity<typeof Queue>;
 type TagRow = InferEntity<typeof Tag>;
@@ -40,7 +42,7 @@ export async function queueAndTagRoutes(app: FastifyInstance, kernel: Kernel) {
   const emit = (tenantId: number, event: string, data: unknown) => kernel.realtime.emit(tenantId, event, data, ['tenant']);
 
   // --- queues ---
-  r.get('/api/queues', async (req) => {
+  r.get('/api/queues', { schema: { operationId: 'listQueues', tags: ['queues'], summary: 'Lista as filas', response: { 200: z.array(queueAnswer) } } }, async (req) => {
     const rows = await req.em.find(Queue, {}, { orderBy: { name: 'asc', id: 'asc' } });
     return rows.map(queueOut);
   });
@@ -48,8 +50,8 @@ export async function queueAndTagRoutes(app: FastifyInstance, kernel: Kernel) {
   const queueNameTaken = async (req: { em: EntityManager }, value: string, exceptId?: number) =>
     (await req.em.count(Queue, { name: { $ilike: escapeLike(value) }, ...(exceptId ? { id: { $ne: exceptId } } : {}) })) > 0;
 
-  r.post('/api/queues', { config: { access: { menu: 'queues' } }, schema: { body: queueCreate } }, async (req, reply) => {
-    const tenantId = req.principal!.tenantId;
+  r.post('/api/queues', { config: { access: { menu: 'queues' } }, schema: { operationId: 'createQueue', tags: ['queues'], summary: 'Cria uma fila', body: queueCreate, response: { 201: queueAnswer } } }, async (req, reply) => {
+    const tenantId = principalOf(req).tenantId;
     if (await queueNameTaken(req, req.body.name)) throw new AppError('ERR_QUEUE_EXISTS');
     const q = req.em.create(Queue, { tenantId, name: req.body.name, color: req.body.color ?? '#4C6EF5', greetingMessage: req.body.greetingMessage ?? null } as QueueRow);
     try {
@@ -62,8 +64,8 @@ export async function queueAndTagRoutes(app: FastifyInstance, kernel: Kernel) {
     return reply.status(201).send(queueOut(q));
   });
 
-  r.put('/api/queues/:id', { config: { access: { menu: 'queues' } }, schema: { params: idParam, body: queueUpdate } }, async (req) => {
-    const tenantId = req.principal!.tenantId;
+  r.put('/api/queues/:id', { config: { access: { menu: 'queues' } }, schema: { operationId: 'updateQueue', tags: ['queues'], summary: 'Altera uma fila', params: idParam, body: queueUpdate, response: { 200: queueAnswer } } }, async (req) => {
+    const tenantId = principalOf(req).tenantId;
     const q = await req.em.findOne(Queue, { id: req.params.id });
     if (!q) throw new AppError('ERR_NOT_FOUND');
     if (req.body.name !== undefined && (await queueNameTaken(req, req.body.name, q.id))) throw new AppError('ERR_QUEUE_EXISTS');
@@ -79,18 +81,18 @@ export async function queueAndTagRoutes(app: FastifyInstance, kernel: Kernel) {
   });
 
   // Tickets and channels of a deleted queue keep existing without a queue (the schema's ON DELETE SET NULL).
-  r.delete('/api/queues/:id', { config: { access: { menu: 'queues' } }, schema: { params: idParam } }, async (req, reply) => {
-    const tenantId = req.principal!.tenantId;
+  r.delete('/api/queues/:id', { config: { access: { menu: 'queues' } }, schema: { operationId: 'deleteQueue', tags: ['queues'], summary: 'Exclui uma fila', params: idParam, response: { 204: z.null() } } }, async (req, reply) => {
+    const tenantId = principalOf(req).tenantId;
     const q = await req.em.findOne(Queue, { id: req.params.id });
     if (!q) throw new AppError('ERR_NOT_FOUND');
     const data = queueOut(q);
     await req.em.remove(q).flush();
     await emit(tenantId, 'queue.deleted', data);
-    return reply.status(204).send();
+    return reply.status(204).send(null);
   });
 
   // --- tags ---
-  r.get('/api/tags', { schema: { querystring: tagList } }, async (req) => {
+  r.get('/api/tags', { schema: { operationId: 'listTags', tags: ['tags'], summary: 'Lista as etiquetas', querystring: tagList, response: { 200: z.array(tagAnswer) } } }, async (req) => {
     const where = req.query.active === undefined ? {} : { active: req.query.active === 'true' };
     const rows = await req.em.find(Tag, where, { orderBy: { name: 'asc', id: 'asc' } });
     return rows.map(tagOut);
@@ -99,8 +101,8 @@ export async function queueAndTagRoutes(app: FastifyInstance, kernel: Kernel) {
   const tagNameTaken = async (req: { em: EntityManager }, value: string, exceptId?: number) =>
     (await req.em.count(Tag, { name: { $ilike: escapeLike(value) }, ...(exceptId ? { id: { $ne: exceptId } } : {}) })) > 0;
 
-  r.post('/api/tags', { config: { access: { menu: 'tags' } }, schema: { body: tagCreate } }, async (req, reply) => {
-    const tenantId = req.principal!.tenantId;
+  r.post('/api/tags', { config: { access: { menu: 'tags' } }, schema: { operationId: 'createTag', tags: ['tags'], summary: 'Cria uma etiqueta', body: tagCreate, response: { 201: tagAnswer } } }, async (req, reply) => {
+    const tenantId = principalOf(req).tenantId;
     if (await tagNameTaken(req, req.body.name)) throw new AppError('ERR_TAG_EXISTS');
     const t = req.em.create(Tag, { tenantId, name: req.body.name, color: req.body.color ?? '#868E96', active: req.body.active ?? true } as TagRow);
     try {
@@ -113,8 +115,8 @@ export async function queueAndTagRoutes(app: FastifyInstance, kernel: Kernel) {
     return reply.status(201).send(tagOut(t));
   });
 
-  r.put('/api/tags/:id', { config: { access: { menu: 'tags' } }, schema: { params: idParam, body: tagUpdate } }, async (req) => {
-    const tenantId = req.principal!.tenantId;
+  r.put('/api/tags/:id', { config: { access: { menu: 'tags' } }, schema: { operationId: 'updateTag', tags: ['tags'], summary: 'Altera uma etiqueta', params: idParam, body: tagUpdate, response: { 200: tagAnswer } } }, async (req) => {
+    const tenantId = principalOf(req).tenantId;
     const t = await req.em.findOne(Tag, { id: req.params.id });
     if (!t) throw new AppError('ERR_NOT_FOUND');
     if (req.body.name !== undefined && (await tagNameTaken(req, req.body.name, t.id))) throw new AppError('ERR_TAG_EXISTS');
@@ -130,13 +132,13 @@ export async function queueAndTagRoutes(app: FastifyInstance, kernel: Kernel) {
   });
 
   // Removing a tag removes it from every contact (contact_tags cascades).
-  r.delete('/api/tags/:id', { config: { access: { menu: 'tags' } }, schema: { params: idParam } }, async (req, reply) => {
-    const tenantId = req.principal!.tenantId;
+  r.delete('/api/tags/:id', { config: { access: { menu: 'tags' } }, schema: { operationId: 'deleteTag', tags: ['tags'], summary: 'Exclui uma etiqueta', params: idParam, response: { 204: z.null() } } }, async (req, reply) => {
+    const tenantId = principalOf(req).tenantId;
     const t = await req.em.findOne(Tag, { id: req.params.id });
     if (!t) throw new AppError('ERR_NOT_FOUND');
     const data = tagOut(t);
     await req.em.remove(t).flush();
     await emit(tenantId, 'tag.deleted', data);
-    return reply.status(204).send();
+    return reply.status(204).send(null);
   });
 }

@@ -7,6 +7,8 @@ import { z } from 'zod';
 import type { Kernel } from '../../kernel.ts';
 import { AppError } from '../../errors.ts';
 import { QuickMessage } from '../conversations/entities.ts';
+import { principalOf } from '../../sdk/http.ts';
+import { quickMessageAnswer } from './schemas.ts';
 import { callerHasMenu, escapeLike, idParam, isUniqueViolation, iso } from './shared.ts';
 import { pickQuickMessage, slashKey } from './quick-message-resolver.ts';
 import { MEDIA_MAX_BYTES, acceptUpload, isStoredMediaUrl, mimeTypeOf, removeStoredMedia } from './media.ts';
@@ -100,19 +102,19 @@ export async function quickMessageRoutes(app: FastifyInstance, kernel: Kernel) {
     }
   };
 
-  r.get('/api/quick-messages', { schema: { querystring: listQuery } }, async (req) => {
+  r.get('/api/quick-messages', { schema: { operationId: 'listQuickMessages', tags: ['quickMessages'], summary: 'Lista as mensagens rápidas', querystring: listQuery, response: { 200: z.array(quickMessageAnswer) } } }, async (req) => {
     const all = req.query.all === 'true';
     if (all && !callerHasMenu(kernel, req, 'quickMessages')) throw new AppError('ERR_NO_PERMISSION');
     const rows = await req.em.find(QuickMessage, all ? {} : { active: true }, { orderBy: { key: 'asc', id: 'asc' } });
     return rows.map(quickMessageOut);
   });
 
-  r.get('/api/quick-messages/resolve', { schema: { querystring: resolveQuery } }, async (req) => {
+  r.get('/api/quick-messages/resolve', { schema: { operationId: 'resolveQuickMessage', tags: ['quickMessages'], summary: 'Resolve o atalho /chave de uma mensagem rápida', querystring: resolveQuery, response: { 200: quickMessageAnswer } } }, async (req) => {
     return quickMessageOut(await resolveQuickMessageForTenant(req.em, req.query.text));
   });
 
-  r.post('/api/quick-messages', { ...write, schema: { body: createBody } }, async (req, reply) => {
-    const tenantId = req.principal!.tenantId;
+  r.post('/api/quick-messages', { ...write, schema: { operationId: 'createQuickMessage', tags: ['quickMessages'], summary: 'Cria uma mensagem rápida', body: createBody, response: { 201: quickMessageAnswer } } }, async (req, reply) => {
+    const tenantId = principalOf(req).tenantId;
     const b = req.body;
     if (await keyTaken(req.em, b.key)) throw new AppError('ERR_QUICK_MESSAGE_KEY_EXISTS');
     const q = req.em.create(QuickMessage, {
@@ -129,8 +131,8 @@ export async function quickMessageRoutes(app: FastifyInstance, kernel: Kernel) {
     return reply.status(201).send(quickMessageOut(q));
   });
 
-  r.put('/api/quick-messages/:id', { ...write, schema: { params: idParam, body: updateBody } }, async (req) => {
-    const tenantId = req.principal!.tenantId;
+  r.put('/api/quick-messages/:id', { ...write, schema: { operationId: 'updateQuickMessage', tags: ['quickMessages'], summary: 'Altera uma mensagem rápida', params: idParam, body: updateBody, response: { 200: quickMessageAnswer } } }, async (req) => {
+    const tenantId = principalOf(req).tenantId;
     const q = await load(req.em, req.params.id);
     const b = req.body;
     if (b.key !== undefined && (await keyTaken(req.em, b.key, q.id))) throw new AppError('ERR_QUICK_MESSAGE_KEY_EXISTS');
@@ -149,20 +151,20 @@ export async function quickMessageRoutes(app: FastifyInstance, kernel: Kernel) {
     return quickMessageOut(q);
   });
 
-  r.delete('/api/quick-messages/:id', { ...write, schema: { params: idParam } }, async (req, reply) => {
-    const tenantId = req.principal!.tenantId;
+  r.delete('/api/quick-messages/:id', { ...write, schema: { operationId: 'deleteQuickMessage', tags: ['quickMessages'], summary: 'Exclui uma mensagem rápida', params: idParam, response: { 204: z.null() } } }, async (req, reply) => {
+    const tenantId = principalOf(req).tenantId;
     const q = await load(req.em, req.params.id);
     const data = quickMessageOut(q);
     const media = q.mediaUrl;
     await req.em.remove(q).flush();
     await removeStoredMedia(kernel, media);
     await emit(tenantId, 'quickMessage.deleted', data);
-    return reply.status(204).send();
+    return reply.status(204).send(null);
   });
 
   /** Attaches (or replaces) the media file: multipart, one part named `file`. */
-  r.post('/api/quick-messages/:id/media', { ...write, schema: { params: idParam } }, async (req) => {
-    const tenantId = req.principal!.tenantId;
+  r.post('/api/quick-messages/:id/media', { ...write, schema: { operationId: 'uploadQuickMessageMedia', tags: ['quickMessages'], summary: 'Anexa o arquivo de uma mensagem rápida (multipart, campo file)', params: idParam, response: { 200: quickMessageAnswer } } }, async (req) => {
+    const tenantId = principalOf(req).tenantId;
     if (!req.isMultipart()) throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE');
     const q = await load(req.em, req.params.id);
     const file = await req.file({ limits: { fileSize: MEDIA_MAX_BYTES, files: 1 } });
@@ -182,8 +184,8 @@ export async function quickMessageRoutes(app: FastifyInstance, kernel: Kernel) {
     return quickMessageOut(q);
   });
 
-  r.delete('/api/quick-messages/:id/media', { ...write, schema: { params: idParam } }, async (req) => {
-    const tenantId = req.principal!.tenantId;
+  r.delete('/api/quick-messages/:id/media', { ...write, schema: { operationId: 'deleteQuickMessageMedia', tags: ['quickMessages'], summary: 'Remove o arquivo de uma mensagem rápida', params: idParam, response: { 200: quickMessageAnswer } } }, async (req) => {
+    const tenantId = principalOf(req).tenantId;
     const q = await load(req.em, req.params.id);
     const previous = q.mediaUrl;
     q.mediaUrl = null;

@@ -14,6 +14,9 @@ import { PgThrottle, RedisThrottle, type ThrottlePort } from './throttle.ts';
 import { isValidCpfCnpj, isValidEmail, normalizeEmail } from './validation.ts';
 import { mailerOf } from '../mail/routes.ts';
 import { PLATFORM_TENANT_ID } from './bootstrap.ts';
+import { okAnswer } from '../../sdk/contract.ts';
+import { principalOf } from '../../sdk/http.ts';
+import { captchaAnswer, sessionAnswer, signupAnswer } from './schemas.ts';
 
 /** Login throttle (docs/reliability.md R8, docs/access.md): failures per account and per IP within a minute, then a one-minute lock. */
 export const LOGIN_LIMITS = { perAccount: 5, perIp: 20, windowMs: 60_000, lockMs: 60_000 } as const;
@@ -94,13 +97,13 @@ export async function authRoutes(app: FastifyInstance, kernel: Kernel) {
   const mailer = mailerOf(kernel);
   const pub = { config: { access: { public: true } } };
 
-  r.get('/api/auth/captcha', pub, async (_req, reply) => {
+  r.get('/api/auth/captcha', { ...pub, schema: { operationId: 'getCaptcha', tags: ['auth'], summary: 'Desafio do captcha de deslizar para o login', response: { 200: captchaAnswer } } }, async (_req, reply) => {
     reply.header('cache-control', 'no-store');
-    if (!kernel.config.captcha) return { enabled: false, width: CAPTCHA_WIDTH, height: CAPTCHA_HEIGHT };
+    if (!kernel.config.captcha) return { enabled: false as const, width: CAPTCHA_WIDTH, height: CAPTCHA_HEIGHT };
     return captcha.issue();
   });
 
-  r.post('/api/auth/login', { ...pub, schema: { body: loginBody } }, async (req, reply) => {
+  r.post('/api/auth/login', { ...pub, schema: { operationId: 'login', tags: ['auth'], summary: 'Entra com e-mail e senha', body: loginBody, response: { 200: sessionAnswer } } }, async (req, reply) => {
     const email = normalizeEmail(req.body.email);
     const ip = req.ip;
     const acctKey = `login:acct:${email}`;
@@ -141,22 +144,23 @@ export async function authRoutes(app: FastifyInstance, kernel: Kernel) {
     return sessionRecord(user, tokens);
   });
 
-  r.post('/api/auth/logout', async (req, reply) => {
-    const who = req.principal!;
-    await revokeSession(kernel, who.tenantId, who.sid!, 'logout');
+  r.post('/api/auth/logout', { schema: { operationId: 'logout', tags: ['auth'], summary: 'Encerra a sessão atual', response: { 204: z.null() } } }, async (req, reply) => {
+    const who = principalOf(req);
+    // Every authenticated request carries its session id (`req.access`, http/auth.ts).
+    await revokeSession(kernel, who.tenantId, req.access!.sid, 'logout');
     await pool.query(`UPDATE users SET is_online = false, last_seen_at = now() WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM auth_sessions WHERE user_id = $1 AND revoked_at IS NULL)`, [who.userId]);
     await kernel.bus.publish({ tenantId: who.tenantId, event: 'user.status_updated', data: { id: who.userId, isOnline: false } });
     req.log.info({ event: 'auth.logout', user: who.userId, tenant: who.tenantId }, 'logout');
-    return reply.status(204).send();
+    return reply.status(204).send(null);
   });
 
-  r.post('/api/auth/refresh_token', { ...pub, schema: { body: z.object({ refreshToken: z.string().min(1).max(200) }).strict() } }, async (req) => {
+  r.post('/api/auth/refresh_token', { ...pub, schema: { operationId: 'refreshToken', tags: ['auth'], summary: 'Troca o token de renovação por uma nova sessão', body: z.object({ refreshToken: z.string().min(1).max(200) }).strict(), response: { 200: sessionAnswer } } }, async (req) => {
     const issued = await rotateRefresh(app, req.body.refreshToken);
     const u = await pool.query<LoginRow>(`SELECT ${USER_COLS} FROM users u WHERE u.id = $1`, [issued.user.id]);
     return sessionRecord(u.rows[0], issued);
   });
 
-  r.get('/api/check-version', pub, async () => ({ version: VERSION }));
+  r.get('/api/check-version', { ...pub, schema: { operationId: 'checkVersion', tags: ['auth'], summary: 'Versão do servidor', response: { 200: z.object({ version: z.string() }) } } }, async () => ({ version: VERSION }));
 
   // ---- password recovery ----
   kernel.jobs.define<{ email: string }>(PASSWORD_RESET_JOB, async ({ email }, job) => {
@@ -187,7 +191,7 @@ export async function authRoutes(app: FastifyInstance, kernel: Kernel) {
    * lookup and the mail happen in a job, so neither the answer nor its timing
    * tells accounts apart.
    */
-  r.post('/api/password-reset', { ...pub, schema: { body: z.object({ email: z.string().max(254) }).strict() } }, async (req) => {
+  r.post('/api/password-reset', { ...pub, schema: { operationId: 'requestPasswordReset', tags: ['auth'], summary: 'Pede o e-mail de redefinição de senha (mesma resposta exista ou não a conta)', body: z.object({ email: z.string().max(254) }).strict(), response: { 200: okAnswer } } }, async (req) => {
     const email = normalizeEmail(req.body.email);
     const key = `reset:acct:${email}`;
     if (isValidEmail(email) && !(await throttle.lockedFor(key))) {
@@ -195,12 +199,12 @@ export async function authRoutes(app: FastifyInstance, kernel: Kernel) {
       await kernel.jobs.enqueue(PASSWORD_RESET_JOB, { email }, { attempts: 3 });
     }
     req.log.info({ event: 'auth.password_reset_requested', ip: req.ip }, 'password reset requested');
-    return { ok: true };
+    return { ok: true as const };
   });
 
   r.post(
     '/api/reset-password',
-    { ...pub, schema: { body: z.object({ token: z.string().min(1).max(200), password: z.string().max(200), confirmPassword: z.string().max(200).optional() }).strict() } },
+    { ...pub, schema: { operationId: 'resetPassword', tags: ['auth'], summary: 'Define a nova senha com o link recebido por e-mail', body: z.object({ token: z.string().min(1).max(200), password: z.string().max(200), confirmPassword: z.string().max(200).optional() }).strict(), response: { 200: okAnswer } } },
     async (req) => {
       const b = req.body;
       if (b.confirmPassword !== undefined && b.confirmPassword !== b.password) throw new AppError('ERR_PASSWORDS_MISMATCH');
@@ -220,12 +224,12 @@ export async function authRoutes(app: FastifyInstance, kernel: Kernel) {
       await endUserSessions(kernel, u.rows[0].tenant_id, userId, 'password_reset', { bumpVersion: true });
       await throttle.reset(`login:acct:${(await pool.query<{ email: string }>('SELECT lower(email) AS email FROM users WHERE id = $1', [userId])).rows[0].email}`);
       req.log.info({ event: 'auth.password_reset', user: userId, tenant: u.rows[0].tenant_id }, 'password reset');
-      return { ok: true };
+      return { ok: true as const };
     },
   );
 
   // ---- signup (core.md §5) ----
-  r.post('/api/signup', { ...pub, schema: { body: signupBody } }, async (req, reply) => {
+  r.post('/api/signup', { ...pub, schema: { operationId: 'signup', tags: ['auth'], summary: 'Cadastro público de uma nova empresa', body: signupBody, response: { 201: signupAnswer } } }, async (req, reply) => {
     const b = req.body;
     const ipKey = `signup:ip:${req.ip}`;
     const lock = await throttle.lockedFor(ipKey);

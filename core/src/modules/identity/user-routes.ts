@@ -10,6 +10,8 @@ import { endUserSessions } from './sessions.ts';
 import { isValidEmail, normalizeEmail } from './validation.ts';
 import { PLATFORM_TENANT_ID } from './bootstrap.ts';
 import { menuAllowed } from '../access/menus.ts';
+import { principalOf } from '../../sdk/http.ts';
+import { userAnswer, userPage, userPublicAnswer } from './schemas.ts';
 
 const PAGE_SIZE = 40;
 const idParam = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
@@ -107,7 +109,7 @@ export async function userRoutes(app: FastifyInstance, kernel: Kernel) {
 
   /** Creates a user under the tenant's user limit; the tenant row lock makes concurrent creations respect it. */
   async function createUser(req: FastifyRequest, tenantId: number, b: CreateInput): Promise<UserRow> {
-    const actor = req.principal!;
+    const actor = principalOf(req);
     const profile = b.profile ?? 'user';
     if (profile === 'superadmin' && (actor.profile !== 'superadmin' || tenantId !== PLATFORM_TENANT_ID)) throw new AppError('ERR_NO_PERMISSION');
     const email = normalizeEmail(b.email);
@@ -144,7 +146,7 @@ export async function userRoutes(app: FastifyInstance, kernel: Kernel) {
 
   /** Updates a user. An admin (or the superadmin) may change anything; a user only their own name and password. */
   async function updateUser(req: FastifyRequest, tenantId: number, id: number, b: UpdateInput, asAdmin: boolean): Promise<UserRow> {
-    const actor = req.principal!;
+    const actor = principalOf(req);
     const self = actor.userId === id && tenantId === actor.tenantId;
     if (!asAdmin) {
       if (!self) throw new AppError('ERR_NO_PERMISSION');
@@ -215,7 +217,7 @@ export async function userRoutes(app: FastifyInstance, kernel: Kernel) {
     // Sessions end after the commit, so a socket that reconnects at once already meets the disabled user.
     if (disabled) await endUserSessions(kernel, tenantId, id, 'user_disabled', { bumpVersion: true });
     // A new password ends the other sessions; the user changing their own keeps the one they are using.
-    else if (passwordChanged) await endUserSessions(kernel, tenantId, id, 'password_changed', self ? { except: actor.sid } : { bumpVersion: true });
+    else if (passwordChanged) await endUserSessions(kernel, tenantId, id, 'password_changed', self ? { except: req.principal?.sid } : { bumpVersion: true });
     if (disabled) req.log.info({ event: 'user.disabled', user: id, tenant: tenantId, by: actor.userId }, 'user disabled: sessions ended');
     req.log.info({ event: 'user.updated', user: id, tenant: tenantId, by: actor.userId, fields: Object.keys(b).filter((k) => k !== 'password') }, 'user updated');
     await publish(tenantId, 'user.updated', u);
@@ -224,7 +226,7 @@ export async function userRoutes(app: FastifyInstance, kernel: Kernel) {
 
   /** Deletes a user: never oneself, never the last active admin ('Não é possível deletar o usuário'). */
   async function deleteUser(req: FastifyRequest, tenantId: number, id: number): Promise<void> {
-    const actor = req.principal!;
+    const actor = principalOf(req);
     if (actor.userId === id && actor.tenantId === tenantId) throw new AppError('ERR_DELETE_USER');
     const client = await pool.connect();
     try {
@@ -255,8 +257,8 @@ export async function userRoutes(app: FastifyInstance, kernel: Kernel) {
 
   // ---- users of the caller's tenant ----
   /** Admins get full records; other users a colleague view (they need names for transfers and chat). */
-  r.get('/api/users', { schema: { querystring: listQuery } }, async (req) => {
-    const tenantId = req.principal!.tenantId;
+  r.get('/api/users', { schema: { operationId: 'listUsers', tags: ['users'], summary: 'Lista os usuários da empresa (colegas veem só nome, perfil e filas)', querystring: listQuery, response: { 200: userPage(z.union([userAnswer, userPublicAnswer])) } } }, async (req) => {
+    const tenantId = principalOf(req).tenantId;
     const q = req.query;
     const rows = await pool.query<UserRow & { total: number }>(
       `SELECT ${COLS}, count(*) OVER ()::int AS total FROM users u
@@ -269,8 +271,8 @@ export async function userRoutes(app: FastifyInstance, kernel: Kernel) {
   });
 
   /** Users of the tenant for the private chat (everyone but the caller). */
-  r.get('/api/users/chat-privado', { config: { access: { menu: 'chat' } }, schema: { querystring: listQuery } }, async (req) => {
-    const p = req.principal!;
+  r.get('/api/users/chat-privado', { config: { access: { menu: 'chat' } }, schema: { operationId: 'listChatUsers', tags: ['users'], summary: 'Usuários para o chat interno', querystring: listQuery, response: { 200: userPage(userPublicAnswer) } } }, async (req) => {
+    const p = principalOf(req);
     const q = req.query;
     const rows = await pool.query<UserRow & { total: number }>(
       `SELECT ${COLS}, count(*) OVER ()::int AS total FROM users u
@@ -283,16 +285,16 @@ export async function userRoutes(app: FastifyInstance, kernel: Kernel) {
   });
 
   /** One user: admins any of their tenant, others only themselves (the shell refreshes the current user every 30 s). */
-  r.get('/api/users/:id', { schema: { params: idParam } }, async (req) => {
-    const p = req.principal!;
+  r.get('/api/users/:id', { schema: { operationId: 'getUser', tags: ['users'], summary: 'Mostra um usuário', params: idParam, response: { 200: userAnswer } } }, async (req) => {
+    const p = principalOf(req);
     const u = await findUser(p.tenantId, req.params.id);
     if (!isAdmin(req) && u.id !== p.userId) throw new AppError('ERR_NO_PERMISSION');
     return userOut(u);
   });
 
-  r.post('/api/users', { ...usersMenu, schema: { body: createBody } }, async (req, reply) => reply.status(201).send(userOut(await createUser(req, req.principal!.tenantId, req.body))));
+  r.post('/api/users', { ...usersMenu, schema: { operationId: 'createUser', tags: ['users'], summary: 'Cria um usuário', body: createBody, response: { 201: userAnswer } } }, async (req, reply) => reply.status(201).send(userOut(await createUser(req, principalOf(req).tenantId, req.body))));
 
-  r.put('/api/users/:id', { schema: { params: idParam, body: updateBody } }, async (req) => {
+  r.put('/api/users/:id', { schema: { operationId: 'updateUser', tags: ['users'], summary: 'Altera um usuário (o próprio usuário só nome, senha e preferências)', params: idParam, body: updateBody, response: { 200: userAnswer } } }, async (req) => {
     const p = req.access!;
     // Editing someone else is the users screen: admin profile and the users menu.
     const usersDef = kernel.menus.get('users');
@@ -300,13 +302,13 @@ export async function userRoutes(app: FastifyInstance, kernel: Kernel) {
     return userOut(await updateUser(req, p.tenantId, req.params.id, req.body, asAdmin));
   });
 
-  r.delete('/api/users/:id', { ...usersMenu, schema: { params: idParam } }, async (req, reply) => {
-    await deleteUser(req, req.principal!.tenantId, req.params.id);
-    return reply.status(204).send();
+  r.delete('/api/users/:id', { ...usersMenu, schema: { operationId: 'deleteUser', tags: ['users'], summary: 'Exclui um usuário', params: idParam, response: { 204: z.null() } } }, async (req, reply) => {
+    await deleteUser(req, principalOf(req).tenantId, req.params.id);
+    return reply.status(204).send(null);
   });
 
-  r.put('/api/usersIsOnline/:id', { schema: { params: idParam, body: z.object({ isOnline: z.boolean() }).strict() } }, async (req) => {
-    const p = req.principal!;
+  r.put('/api/usersIsOnline/:id', { schema: { operationId: 'setUserOnline', tags: ['users'], summary: 'Marca o usuário como online ou offline', params: idParam, body: z.object({ isOnline: z.boolean() }).strict(), response: { 200: z.object({ id: z.number().int(), isOnline: z.boolean() }) } } }, async (req) => {
+    const p = principalOf(req);
     const u = await findUser(p.tenantId, req.params.id);
     if (u.id !== p.userId && !isAdmin(req)) throw new AppError('ERR_NO_PERMISSION');
     await pool.query('UPDATE users SET is_online = $2, last_seen_at = now() WHERE id = $1', [u.id, req.body.isOnline]);
@@ -315,8 +317,8 @@ export async function userRoutes(app: FastifyInstance, kernel: Kernel) {
   });
 
   /** The user's own interface preferences (theme, ticket filters): only the user themselves. */
-  r.put('/api/users/:id/configs', { schema: { params: idParam, body: configsSchema } }, async (req) => {
-    const p = req.principal!;
+  r.put('/api/users/:id/configs', { schema: { operationId: 'updateUserConfigs', tags: ['users'], summary: 'Altera as preferências de interface do próprio usuário', params: idParam, body: configsSchema, response: { 200: z.object({ id: z.number().int(), configs: userAnswer.shape.configs }) } } }, async (req) => {
+    const p = principalOf(req);
     const u = await findUser(p.tenantId, req.params.id);
     if (u.id !== p.userId) throw new AppError('ERR_NO_PERMISSION');
     const res = await pool.query<{ configs: Record<string, unknown> }>('UPDATE users SET configs = configs || $2::jsonb, updated_at = now() WHERE id = $1 RETURNING configs', [u.id, JSON.stringify(req.body)]);
@@ -334,7 +336,7 @@ export async function userRoutes(app: FastifyInstance, kernel: Kernel) {
     return tid;
   }
 
-  r.get('/api/userTenants', { ...acrossTenants, schema: { querystring: listQuery.extend({ tenantId: z.coerce.number().int().positive().optional() }) } }, async (req) => {
+  r.get('/api/userTenants', { ...acrossTenants, schema: { operationId: 'listUsersAcrossTenants', tags: ['userTenants'], summary: 'Lista usuários de todas as empresas', querystring: listQuery.extend({ tenantId: z.coerce.number().int().positive().optional() }), response: { 200: userPage(userAnswer) } } }, async (req) => {
     const q = req.query;
     const rows = await pool.query<UserRow & { total: number }>(
       `SELECT ${COLS}, t.name AS tenant_name, count(*) OVER ()::int AS total FROM users u JOIN tenants t ON t.id = u.tenant_id
@@ -346,21 +348,21 @@ export async function userRoutes(app: FastifyInstance, kernel: Kernel) {
     return { users: rows.rows.map(userOut), count, hasMore: count > q.pageNumber * PAGE_SIZE };
   });
 
-  r.post('/api/userTenants', { ...acrossTenants, schema: { body: createBody.extend(withTenant.shape) } }, async (req, reply) => {
+  r.post('/api/userTenants', { ...acrossTenants, schema: { operationId: 'createUserInTenant', tags: ['userTenants'], summary: 'Cria um usuário em uma empresa', body: createBody.extend(withTenant.shape), response: { 201: userAnswer } } }, async (req, reply) => {
     const { tenantId, ...body } = req.body;
     return reply.status(201).send(userOut(await createUser(req, tenantId, body)));
   });
 
   /** `tenantId` in the body, when sent, must be the user's tenant: users are not moved between tenants. */
-  r.put('/api/userTenants/:id', { ...acrossTenants, schema: { params: idParam, body: updateBody.extend({ tenantId: withTenant.shape.tenantId.optional() }) } }, async (req) => {
+  r.put('/api/userTenants/:id', { ...acrossTenants, schema: { operationId: 'updateUserInTenant', tags: ['userTenants'], summary: 'Altera um usuário de qualquer empresa', params: idParam, body: updateBody.extend({ tenantId: withTenant.shape.tenantId.optional() }), response: { 200: userAnswer } } }, async (req) => {
     const { tenantId, ...body } = req.body;
     const tid = await tenantOfUser(req.params.id, tenantId);
     return userOut(await updateUser(req, tid, req.params.id, body, true));
   });
 
-  r.delete('/api/userTenants/:id', { ...acrossTenants, schema: { params: idParam, body: withTenant.strict() } }, async (req, reply) => {
+  r.delete('/api/userTenants/:id', { ...acrossTenants, schema: { operationId: 'deleteUserInTenant', tags: ['userTenants'], summary: 'Exclui um usuário de qualquer empresa', params: idParam, body: withTenant.strict(), response: { 204: z.null() } } }, async (req, reply) => {
     const tid = await tenantOfUser(req.params.id, req.body.tenantId);
     await deleteUser(req, tid, req.params.id);
-    return reply.status(204).send();
+    return reply.status(204).send(null);
   });
 }

@@ -1,5 +1,6 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { Kernel } from '../../kernel.ts';
 import { AppError } from '../../errors.ts';
 import { authenticate, bearer } from '../../http/auth.ts';
@@ -31,15 +32,23 @@ export async function metricsRoutes(app: FastifyInstance, kernel: Kernel) {
     metrics.ingested.inc();
   });
 
-  app.get('/api/metrics', { config: { access: { public: true } } }, async (req, reply) => {
-    const token = bearer(req);
-    if (!token) throw new AppError('ERR_LOGIN_REQUIRED');
-    const scrape = kernel.config.metricsToken !== undefined && sameToken(token, kernel.config.metricsToken);
-    if (!scrape) {
-      const who = await authenticate(app, token);
-      if (who.profile !== 'superadmin') throw new AppError('ERR_ROUTE_NOT_FOUND');
-    }
-    const body = await metrics.registry.metrics();
-    return reply.header('content-type', metrics.registry.contentType).header('cache-control', 'no-store').send(body);
-  });
+  app.get(
+    '/api/metrics',
+    {
+      config: { access: { public: true } },
+      // Sent as Prometheus text (its own content type), so Fastify writes the string as is rather than through the JSON serializer.
+      schema: { operationId: 'getMetrics', tags: ['metrics'], summary: 'Métricas no formato de texto do Prometheus', response: { 200: z.string().describe('Prometheus text exposition format') } },
+    },
+    async (req, reply) => {
+      const token = bearer(req);
+      if (!token) throw new AppError('ERR_LOGIN_REQUIRED');
+      const scrape = kernel.config.metricsToken !== undefined && sameToken(token, kernel.config.metricsToken);
+      if (!scrape) {
+        const who = await authenticate(app, token);
+        if (who.profile !== 'superadmin') throw new AppError('ERR_ROUTE_NOT_FOUND');
+      }
+      const body = await metrics.registry.metrics();
+      return reply.header('content-type', metrics.registry.contentType).header('cache-control', 'no-store').send(body);
+    },
+  );
 }

@@ -33,10 +33,38 @@ export const OUTBOUND_ALLOW_CHANGED = '_kernel:outbound_allow_changed';
 
 const withTimeout = <T,>(p: Promise<T>, ms: number, fallback: T) => Promise.race([p, new Promise<T>((r) => setTimeout(() => r(fallback), ms))]);
 
+const healthAnswer = z.object({
+  status: z.enum(['ok', 'degraded', 'shutting_down']),
+  role: z.string(),
+  uptimeSeconds: z.number().int(),
+  checks: z.object({
+    database: z.enum(['ok', 'down']),
+    jobs: z.enum(['ok', 'down']),
+    jobBackend: z.enum(['redis', 'postgres']),
+    events: z.enum(['ok', 'down']),
+    eventBus: z.enum(['redis', 'in-process']),
+  }),
+  plugins: z.array(z.object({ id: z.string(), kind: z.string(), state: z.literal('loaded') })),
+  sockets: z.number().int(),
+});
+
+/** A plugin menu as declared (`MenuDef`, sdk/types.ts); the shell builds its menu entries from it. */
+const menuAnswer = z.object({
+  key: z.string(),
+  label: z.string(),
+  route: z.string(),
+  profiles: z.array(z.enum(['user', 'super', 'admin', 'superadmin'])),
+  tenantMenu: z.string().optional(),
+  userMenu: z.string().optional(),
+});
+const pluginRemote = z.object({ id: z.string(), name: z.string(), entry: z.string(), menus: z.array(menuAnswer) });
+const pluginState = z.object({ id: z.string(), name: z.string(), kind: z.string(), description: z.string(), enabled: z.boolean(), ui: z.boolean() });
+const outboundAllowAnswer = z.object({ entries: z.array(z.string()), fromConfig: z.array(z.string()) });
+
 export async function platformRoutes(app: FastifyInstance, kernel: Kernel) {
   const r = app.withTypeProvider<import('fastify-type-provider-zod').ZodTypeProvider>();
 
-  r.get('/api/health', { config: { access: { public: true } } }, async (_req, reply) => {
+  r.get('/api/health', { config: { access: { public: true } }, schema: { operationId: 'getHealth', tags: ['platform'], summary: 'Saúde do servidor e das suas dependências', response: { 200: healthAnswer, 503: healthAnswer } } }, async (_req, reply) => {
     const [database, jobs, events] = await Promise.all([
       withTimeout(kernel.db.pool.query('SELECT 1').then(() => true, () => false), 2000, false),
       withTimeout(kernel.jobs.health(), 2500, false),
@@ -60,7 +88,7 @@ export async function platformRoutes(app: FastifyInstance, kernel: Kernel) {
   });
 
   /** The remotes this user may load: enabled for the tenant and with at least one allowed menu. */
-  r.get('/api/plugins/ui', async (req) => {
+  r.get('/api/plugins/ui', { schema: { operationId: 'listPluginRemotes', tags: ['plugins'], summary: 'Telas de plugins que o usuário pode carregar', response: { 200: z.array(pluginRemote) } } }, async (req) => {
     const who = req.access!;
     const enabled = await kernel.enablement.enabledMap(who.tenantId);
     const subject = { profile: who.profile, userMenus: who.userMenus, tenantMenus: who.tenantMenus, tenantBlocked: who.tenantBlocked };
@@ -76,8 +104,8 @@ export async function platformRoutes(app: FastifyInstance, kernel: Kernel) {
   });
 
   /** Plugins installed and their state for the caller's tenant (admin screens and CLI use it). */
-  r.get('/api/plugins', { config: { access: { profiles: ['admin', 'superadmin'] } } }, async (req) => {
-    const enabled = await kernel.enablement.enabledMap(req.principal!.tenantId);
+  r.get('/api/plugins', { config: { access: { profiles: ['admin', 'superadmin'] } }, schema: { operationId: 'listPlugins', tags: ['plugins'], summary: 'Plugins instalados e se estão ativos na empresa', response: { 200: z.array(pluginState) } } }, async (req) => {
+    const enabled = await kernel.enablement.enabledMap(principalOf(req).tenantId);
     return kernel.plugins.map((p) => ({ id: p.id, name: p.name ?? p.id, kind: p.kind, description: p.description ?? '', enabled: enabled.get(p.id) ?? false, ui: !!p.ui }));
   });
 
@@ -88,10 +116,10 @@ export async function platformRoutes(app: FastifyInstance, kernel: Kernel) {
    * removed here.
    */
   const superOnly = { config: { access: { profiles: ['superadmin' as const] } } };
-  r.get('/api/platform/outbound-allow', superOnly, async () => ({ entries: await loadOutboundAllow(kernel.db.pool), fromConfig: kernel.config.outboundAllow }));
+  r.get('/api/platform/outbound-allow', { ...superOnly, schema: { operationId: 'getOutboundAllow', tags: ['platform'], summary: 'Destinos não públicos liberados para a instalação', response: { 200: outboundAllowAnswer } } }, async () => ({ entries: await loadOutboundAllow(kernel.db.pool), fromConfig: kernel.config.outboundAllow }));
   r.put(
     '/api/platform/outbound-allow',
-    { ...superOnly, schema: { body: z.object({ entries: z.array(z.string().trim().min(1).max(253)).max(200) }).strict() } },
+    { ...superOnly, schema: { operationId: 'updateOutboundAllow', tags: ['platform'], summary: 'Altera os destinos não públicos liberados', body: z.object({ entries: z.array(z.string().trim().min(1).max(253)).max(200) }).strict(), response: { 200: outboundAllowAnswer } } },
     async (req) => {
       const parsed = parseAllowList(req.body.entries);
       if (parsed.invalid.length) throw new AppError('ERR_VALIDATION', { details: `entradas inválidas: ${parsed.invalid.slice(0, 5).join(', ')}` });
@@ -99,11 +127,11 @@ export async function platformRoutes(app: FastifyInstance, kernel: Kernel) {
       await kernel.db.pool.query(
         `INSERT INTO platform_settings (key, value, updated_by) VALUES ('outboundAllow', $1, $2)
          ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_by = EXCLUDED.updated_by, updated_at = now()`,
-        [JSON.stringify(entries), req.principal!.userId],
+        [JSON.stringify(entries), principalOf(req).userId],
       );
       kernel.outbound.invalidate();
       await kernel.cluster.broadcast(OUTBOUND_ALLOW_CHANGED, {});
-      req.log.info({ event: 'platform.outbound_allow_updated', by: req.principal!.userId, entries }, 'outbound allow-list updated');
+      req.log.info({ event: 'platform.outbound_allow_updated', by: principalOf(req).userId, entries }, 'outbound allow-list updated');
       return { entries, fromConfig: kernel.config.outboundAllow };
     },
   );
@@ -112,13 +140,13 @@ export async function platformRoutes(app: FastifyInstance, kernel: Kernel) {
     '/api/plugins/:id/enabled',
     {
       config: { access: { menu: 'settings', profiles: ['admin', 'superadmin'] } },
-      schema: { params: z.object({ id: z.string().max(100) }), body: z.object({ enabled: z.boolean() }).strict() },
+      schema: { operationId: 'setPluginEnabled', tags: ['plugins'], summary: 'Ativa ou desativa um plugin na empresa', params: z.object({ id: z.string().max(100) }), body: z.object({ enabled: z.boolean() }).strict(), response: { 200: z.object({ id: z.string(), enabled: z.boolean() }) } },
     },
     async (req) => {
       const def = kernel.plugins.find((p) => p.id === req.params.id);
       if (!def) throw new AppError('ERR_PLUGIN_UNKNOWN');
-      await kernel.enablement.set(req.principal!.tenantId, def.id, req.body.enabled);
-      await kernel.bus.publish({ tenantId: req.principal!.tenantId, event: 'plugins.changed', data: { id: def.id, enabled: req.body.enabled } });
+      await kernel.enablement.set(principalOf(req).tenantId, def.id, req.body.enabled);
+      await kernel.bus.publish({ tenantId: principalOf(req).tenantId, event: 'plugins.changed', data: { id: def.id, enabled: req.body.enabled } });
       return { id: def.id, enabled: req.body.enabled };
     },
   );

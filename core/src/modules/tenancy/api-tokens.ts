@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import { z } from 'zod';
 import type { Kernel } from '../../kernel.ts';
 import { AppError } from '../../errors.ts';
 import { hashToken, type ResolvedPrincipal } from '../identity/tokens.ts';
+import { principalOf } from '../../sdk/http.ts';
+import { apiTokenAnswer, newApiTokenAnswer } from './schemas.ts';
 
 /**
  * Tenant API tokens (administration.md §3 "Tenant API", route /tenantApi).
@@ -52,15 +54,15 @@ export async function apiTokenRoutes(app: FastifyInstance, kernel: Kernel) {
   const idParam = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
   /** The token row if the caller may manage it: its own tenant's, or any for the superadmin; otherwise 404 like a missing one. */
-  async function owned(req: { principal?: { tenantId: number; profile: string } }, id: number): Promise<TokenRow> {
-    const p = req.principal!;
+  async function owned(req: FastifyRequest, id: number): Promise<TokenRow> {
+    const p = principalOf(req);
     const t = await pool.query<TokenRow>(`SELECT * FROM tenant_api_tokens WHERE id = $1 AND ($2 OR tenant_id = $3)`, [id, p.profile === 'superadmin', p.tenantId]);
     if (!t.rows[0]) throw new AppError('ERR_NOT_FOUND');
     return t.rows[0];
   }
 
-  r.get('/api/tenantApi', { ...access, schema: { querystring: z.object({ tenantId: z.coerce.number().int().positive().optional() }) } }, async (req) => {
-    const p = req.principal!;
+  r.get('/api/tenantApi', { ...access, schema: { operationId: 'listApiTokens', tags: ['tenantApi'], summary: 'Lista os tokens de API', querystring: z.object({ tenantId: z.coerce.number().int().positive().optional() }), response: { 200: z.array(apiTokenAnswer) } } }, async (req) => {
+    const p = principalOf(req);
     const all = p.profile === 'superadmin';
     const rows = await pool.query<TokenRow>(
       `SELECT k.*, t.name AS tenant_name FROM tenant_api_tokens k JOIN tenants t ON t.id = k.tenant_id
@@ -70,8 +72,8 @@ export async function apiTokenRoutes(app: FastifyInstance, kernel: Kernel) {
     return rows.rows.map(out);
   });
 
-  r.post('/api/tenantApi', { ...access, schema: { body: z.object({ name: z.string().trim().min(1).max(120).default('API'), tenantId: z.number().int().positive().optional() }).strict() } }, async (req, reply) => {
-    const p = req.principal!;
+  r.post('/api/tenantApi', { ...access, schema: { operationId: 'createApiToken', tags: ['tenantApi'], summary: 'Gera um token de API (o segredo aparece só nesta resposta)', body: z.object({ name: z.string().trim().min(1).max(120).default('API'), tenantId: z.number().int().positive().optional() }).strict(), response: { 201: newApiTokenAnswer } } }, async (req, reply) => {
+    const p = principalOf(req);
     // Only the superadmin names another tenant; for anyone else a tenantId other than their own is not found.
     const tenantId = req.body.tenantId ?? p.tenantId;
     if (tenantId !== p.tenantId && p.profile !== 'superadmin') throw new AppError('ERR_NO_TENANT_FOUND');
@@ -87,21 +89,21 @@ export async function apiTokenRoutes(app: FastifyInstance, kernel: Kernel) {
   });
 
   /** A new secret for the same token entry: the old value stops working at once. */
-  r.post('/api/tenantApi/:id/regenerate', { ...access, schema: { params: idParam } }, async (req) => {
+  r.post('/api/tenantApi/:id/regenerate', { ...access, schema: { operationId: 'regenerateApiToken', tags: ['tenantApi'], summary: 'Gera um novo segredo para o token; o anterior deixa de valer', params: idParam, response: { 200: newApiTokenAnswer } } }, async (req) => {
     const cur = await owned(req, req.params.id);
     const token = newApiToken();
     const row = await pool.query<TokenRow>(
       'UPDATE tenant_api_tokens SET token_hash = $2, token_prefix = $3, rotated_at = now(), revoked_at = NULL WHERE id = $1 RETURNING *',
       [cur.id, hashToken(token), token.slice(0, 10)],
     );
-    req.log.info({ event: 'api_token.regenerated', tenant: cur.tenant_id, id: cur.id, by: req.principal!.userId }, 'tenant API token regenerated');
+    req.log.info({ event: 'api_token.regenerated', tenant: cur.tenant_id, id: cur.id, by: principalOf(req).userId }, 'tenant API token regenerated');
     return { ...out(row.rows[0]), token };
   });
 
-  r.delete('/api/tenantApi/:id', { ...access, schema: { params: idParam } }, async (req, reply) => {
+  r.delete('/api/tenantApi/:id', { ...access, schema: { operationId: 'revokeApiToken', tags: ['tenantApi'], summary: 'Revoga um token de API', params: idParam, response: { 204: z.null() } } }, async (req, reply) => {
     const cur = await owned(req, req.params.id);
     await pool.query('UPDATE tenant_api_tokens SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1', [cur.id]);
-    req.log.info({ event: 'api_token.revoked', tenant: cur.tenant_id, id: cur.id, by: req.principal!.userId }, 'tenant API token revoked');
-    return reply.status(204).send();
+    req.log.info({ event: 'api_token.revoked', tenant: cur.tenant_id, id: cur.id, by: principalOf(req).userId }, 'tenant API token revoked');
+    return reply.status(204).send(null);
   });
 }

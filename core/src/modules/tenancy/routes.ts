@@ -8,9 +8,11 @@ import { isValidCpfCnpj } from '../identity/validation.ts';
 import { endTenantSessions } from '../identity/sessions.ts';
 import { authenticate, bearer } from '../../http/auth.ts';
 import { DEFAULT_TENANT_MENUS } from './entities.ts';
-import { PLATFORM_ONLY_SETTINGS, loadSettings, settingsUpdateSchema, updateSettings } from './settings.ts';
+import { PLATFORM_ONLY_SETTINGS, loadSettings, settingsSchema, settingsUpdateSchema, updateSettings } from './settings.ts';
 import { apiTokenRoutes } from './api-tokens.ts';
 import { TERMS_TEXT, TERMS_VERSION } from './terms.ts';
+import { principalOf } from '../../sdk/http.ts';
+import { planAnswer, publicPlanAnswer, systemColorsAnswer, tenantAnswer, termsAcceptedAnswer, termsAnswer } from './schemas.ts';
 
 const idParam = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
@@ -148,7 +150,7 @@ export async function tenancyRoutes(app: FastifyInstance, kernel: Kernel) {
   }
 
   // ---- tenants (superadmin) ----
-  r.get('/api/tenants', { ...superOnly, schema: { querystring: z.object({ searchParam: z.string().max(120).optional(), status: z.enum(['active', 'inactive']).optional() }) } }, async (req) => {
+  r.get('/api/tenants', { ...superOnly, schema: { operationId: 'listTenants', tags: ['tenants'], summary: 'Lista as empresas', querystring: z.object({ searchParam: z.string().max(120).optional(), status: z.enum(['active', 'inactive']).optional() }), response: { 200: z.array(tenantAnswer) } } }, async (req) => {
     const q = req.query;
     const rows = await pool.query<TenantRow>(
       `SELECT * FROM tenants WHERE ($1::text IS NULL OR name ILIKE '%' || $1 || '%' OR identity ILIKE '%' || $1 || '%') AND ($2::text IS NULL OR status = $2) ORDER BY id`,
@@ -157,9 +159,9 @@ export async function tenancyRoutes(app: FastifyInstance, kernel: Kernel) {
     return rows.rows.map(tenantOut);
   });
 
-  r.get('/api/tenants/:id', { ...superOnly, schema: { params: idParam } }, async (req) => tenantOut(await findTenant(req.params.id)));
+  r.get('/api/tenants/:id', { ...superOnly, schema: { operationId: 'getTenant', tags: ['tenants'], summary: 'Mostra uma empresa', params: idParam, response: { 200: tenantAnswer } } }, async (req) => tenantOut(await findTenant(req.params.id)));
 
-  r.post('/api/tenants', { ...superOnly, schema: { body: tenantCreate } }, async (req, reply) => {
+  r.post('/api/tenants', { ...superOnly, schema: { operationId: 'createTenant', tags: ['tenants'], summary: 'Cria uma empresa', body: tenantCreate, response: { 201: tenantAnswer } } }, async (req, reply) => {
     const b = req.body;
     if (b.identity && !isValidCpfCnpj(b.identity)) throw new AppError('ERR_INVALID_CPF_CNPJ');
     const plan = b.planId ? await planById(b.planId) : undefined;
@@ -175,11 +177,11 @@ export async function tenancyRoutes(app: FastifyInstance, kernel: Kernel) {
         b.blocked ?? false, JSON.stringify({ ...DEFAULT_TENANT_MENUS, ...b.menus }), plan?.id ?? null, b.timezone ?? 'America/Sao_Paulo',
       ],
     );
-    req.log.info({ event: 'tenant.created', tenant: t.rows[0].id, by: req.principal!.userId }, 'tenant created');
+    req.log.info({ event: 'tenant.created', tenant: t.rows[0].id, by: principalOf(req).userId }, 'tenant created');
     return reply.status(201).send(tenantOut(t.rows[0]));
   });
 
-  r.put('/api/tenants/:id', { ...superOnly, schema: { params: idParam, body: tenantUpdate } }, async (req) => {
+  r.put('/api/tenants/:id', { ...superOnly, schema: { operationId: 'updateTenant', tags: ['tenants'], summary: 'Altera uma empresa', params: idParam, body: tenantUpdate, response: { 200: tenantAnswer } } }, async (req) => {
     const id = req.params.id;
     const b = req.body;
     const current = await findTenant(id);
@@ -213,47 +215,48 @@ export async function tenancyRoutes(app: FastifyInstance, kernel: Kernel) {
     if (b.status === 'inactive' && current.status !== 'inactive') {
       // Spec §4: an inactive tenant's users are warned and logged out: sessions revoked, sockets closed.
       await endTenantSessions(kernel, id, 'tenant_inactive');
-      req.log.info({ event: 'tenant.deactivated', tenant: id, by: req.principal!.userId }, 'tenant deactivated: sessions ended');
+      req.log.info({ event: 'tenant.deactivated', tenant: id, by: principalOf(req).userId }, 'tenant deactivated: sessions ended');
     }
     await kernel.bus.publish({ tenantId: id, event: 'tenant.updated', data: { id, status: t.rows[0].status, blocked: t.rows[0].blocked, menus: tenantOut(t.rows[0]).menus } });
     return tenantOut(t.rows[0]);
   });
 
-  r.delete('/api/tenants/:id', { ...superOnly, schema: { params: idParam } }, async (req, reply) => {
+  r.delete('/api/tenants/:id', { ...superOnly, schema: { operationId: 'deleteTenant', tags: ['tenants'], summary: 'Exclui uma empresa e todos os seus dados', params: idParam, response: { 204: z.null() } } }, async (req, reply) => {
     const id = req.params.id;
     if (id === PLATFORM_TENANT_ID) throw new AppError('ERR_PLATFORM_TENANT');
     await findTenant(id);
     await endTenantSessions(kernel, id, 'tenant_deleted');
     await pool.query('DELETE FROM tenants WHERE id = $1', [id]);
-    req.log.info({ event: 'tenant.deleted', tenant: id, by: req.principal!.userId }, 'tenant deleted');
-    return reply.status(204).send();
+    req.log.info({ event: 'tenant.deleted', tenant: id, by: principalOf(req).userId }, 'tenant deleted');
+    return reply.status(204).send(null);
   });
 
   // ---- terms of use (install-wide; only the superadmin accepts) ----
-  r.get('/api/tenants/terms', async () => {
+  r.get('/api/tenants/terms', { schema: { operationId: 'getTerms', tags: ['tenants'], summary: 'Termos de uso da instalação e se foram aceitos', response: { 200: termsAnswer } } }, async () => {
     const t = await pool.query<{ terms_accepted_at: Date | null }>('SELECT terms_accepted_at FROM tenants WHERE id = $1', [PLATFORM_TENANT_ID]);
     const at = t.rows[0]?.terms_accepted_at ?? null;
     return { accepted: !!at, acceptedAt: at?.toISOString() ?? null, version: TERMS_VERSION, text: TERMS_TEXT };
   });
 
-  r.post('/api/tenants/terms/accept', async (req) => {
-    if (req.principal!.profile !== 'superadmin' || req.principal!.apiToken) throw new AppError('ERR_TERMS_SUPERADMIN_ONLY');
+  r.post('/api/tenants/terms/accept', { schema: { operationId: 'acceptTerms', tags: ['tenants'], summary: 'Aceita os termos de uso (somente o superadmin)', response: { 200: termsAcceptedAnswer } } }, async (req) => {
+    const who = principalOf(req);
+    if (who.profile !== 'superadmin' || who.apiToken) throw new AppError('ERR_TERMS_SUPERADMIN_ONLY');
     const t = await pool.query<{ terms_accepted_at: Date }>(
       'UPDATE tenants SET terms_accepted_at = COALESCE(terms_accepted_at, now()) WHERE id = $1 RETURNING terms_accepted_at',
       [PLATFORM_TENANT_ID],
     );
-    req.log.info({ event: 'terms.accepted', user: req.principal!.userId }, 'terms of use accepted');
-    return { accepted: true, acceptedAt: t.rows[0].terms_accepted_at.toISOString(), version: TERMS_VERSION };
+    req.log.info({ event: 'terms.accepted', user: who.userId }, 'terms of use accepted');
+    return { accepted: true as const, acceptedAt: t.rows[0].terms_accepted_at.toISOString(), version: TERMS_VERSION };
   });
 
   // ---- appearance colours ----
-  r.get('/api/tenants/systemColors', async (req) => {
-    const t = await pool.query<{ system_colors: Record<string, string>[] }>('SELECT system_colors FROM tenants WHERE id = $1', [req.principal!.tenantId]);
+  r.get('/api/tenants/systemColors', { schema: { operationId: 'getSystemColors', tags: ['tenants'], summary: 'Cores da aparência da empresa', response: { 200: systemColorsAnswer } } }, async (req) => {
+    const t = await pool.query<{ system_colors: Record<string, string>[] }>('SELECT system_colors FROM tenants WHERE id = $1', [principalOf(req).tenantId]);
     return t.rows[0]?.system_colors ?? [];
   });
-  r.put('/api/tenants/systemColors', { config: { access: { menu: 'settings', profiles: ['admin'] } }, schema: { body: colourList } }, async (req) => {
-    const t = await pool.query<{ system_colors: Record<string, string>[] }>('UPDATE tenants SET system_colors = $2, updated_at = now() WHERE id = $1 RETURNING system_colors', [req.principal!.tenantId, JSON.stringify(req.body)]);
-    await kernel.bus.publish({ tenantId: req.principal!.tenantId, event: 'tenant.colors_updated', data: t.rows[0].system_colors });
+  r.put('/api/tenants/systemColors', { config: { access: { menu: 'settings', profiles: ['admin'] } }, schema: { operationId: 'updateSystemColors', tags: ['tenants'], summary: 'Altera as cores da aparência da empresa', body: colourList, response: { 200: systemColorsAnswer } } }, async (req) => {
+    const t = await pool.query<{ system_colors: Record<string, string>[] }>('UPDATE tenants SET system_colors = $2, updated_at = now() WHERE id = $1 RETURNING system_colors', [principalOf(req).tenantId, JSON.stringify(req.body)]);
+    await kernel.bus.publish({ tenantId: principalOf(req).tenantId, event: 'tenant.colors_updated', data: t.rows[0].system_colors });
     return t.rows[0].system_colors;
   });
   /**
@@ -261,7 +264,7 @@ export async function tenancyRoutes(app: FastifyInstance, kernel: Kernel) {
    * tenant colours when a valid token comes along, otherwise, or when the
    * tenant has none, the platform tenant's. No tenant id is taken from input.
    */
-  r.get('/api/publicSystemColors', { config: { access: { public: true } } }, async (req) => {
+  r.get('/api/publicSystemColors', { config: { access: { public: true } }, schema: { operationId: 'getPublicSystemColors', tags: ['tenants'], summary: 'Cores da aparência para a tela de login', response: { 200: systemColorsAnswer } } }, async (req) => {
     let tenantId = PLATFORM_TENANT_ID;
     const token = bearer(req);
     if (token && !token.startsWith('atk_')) tenantId = await authenticate(app, token).then((w) => w.tenantId, () => PLATFORM_TENANT_ID);
@@ -272,9 +275,9 @@ export async function tenancyRoutes(app: FastifyInstance, kernel: Kernel) {
 
   // ---- settings ----
   /** Any user of the tenant reads the settings (the shell needs its flags); admins change them. */
-  r.get('/api/settings', async (req) => loadSettings(pool, req.principal!.tenantId));
-  r.put('/api/settings', { config: { access: { menu: 'settings', profiles: ['admin'] } }, schema: { body: settingsUpdateSchema } }, async (req) => {
-    const tenantId = req.principal!.tenantId;
+  r.get('/api/settings', { schema: { operationId: 'getSettings', tags: ['settings'], summary: 'Configurações da empresa', response: { 200: settingsSchema } } }, async (req) => loadSettings(pool, principalOf(req).tenantId));
+  r.put('/api/settings', { config: { access: { menu: 'settings', profiles: ['admin'] } }, schema: { operationId: 'updateSettings', tags: ['settings'], summary: 'Altera configurações da empresa', body: settingsUpdateSchema, response: { 200: settingsSchema } } }, async (req) => {
+    const tenantId = principalOf(req).tenantId;
     if (tenantId !== PLATFORM_TENANT_ID && Object.keys(req.body).some((k) => PLATFORM_ONLY_SETTINGS.has(k))) throw new AppError('ERR_NO_PERMISSION');
     const next = await updateSettings(pool, tenantId, req.body);
     await kernel.bus.publish({ tenantId, event: 'settings.updated', data: req.body });
@@ -283,13 +286,13 @@ export async function tenancyRoutes(app: FastifyInstance, kernel: Kernel) {
 
   // ---- plans ----
   const plansAccess = { config: { access: { menu: 'plans', profiles: ['superadmin' as const] } } };
-  r.get('/api/plans/public', { config: { access: { public: true } } }, async () => {
+  r.get('/api/plans/public', { config: { access: { public: true } }, schema: { operationId: 'listPublicPlans', tags: ['plans'], summary: 'Planos ativos, para o cadastro', response: { 200: z.array(publicPlanAnswer) } } }, async () => {
     const rows = await pool.query<PlanRow>('SELECT * FROM plans WHERE active ORDER BY value, id');
     return rows.rows.map((p) => ({ id: p.id, name: p.name, value: Number(p.value), users: p.users, connections: p.connections, trial: p.trial, trialDays: p.trial_days }));
   });
-  r.get('/api/plans', plansAccess, async () => (await pool.query<PlanRow>('SELECT * FROM plans ORDER BY id')).rows.map(planOut));
-  r.get('/api/plans/:id', { ...plansAccess, schema: { params: idParam } }, async (req) => planOut(await planById(req.params.id)));
-  r.post('/api/plans', { ...plansAccess, schema: { body: planCreate } }, async (req, reply) => {
+  r.get('/api/plans', { ...plansAccess, schema: { operationId: 'listPlans', tags: ['plans'], summary: 'Lista os planos', response: { 200: z.array(planAnswer) } } }, async () => (await pool.query<PlanRow>('SELECT * FROM plans ORDER BY id')).rows.map(planOut));
+  r.get('/api/plans/:id', { ...plansAccess, schema: { operationId: 'getPlan', tags: ['plans'], summary: 'Mostra um plano', params: idParam, response: { 200: planAnswer } } }, async (req) => planOut(await planById(req.params.id)));
+  r.post('/api/plans', { ...plansAccess, schema: { operationId: 'createPlan', tags: ['plans'], summary: 'Cria um plano', body: planCreate, response: { 201: planAnswer } } }, async (req, reply) => {
     const b = req.body;
     const p = await pool.query<PlanRow>(
       'INSERT INTO plans (name, value, users, connections, trial, trial_days, active) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *',
@@ -297,7 +300,7 @@ export async function tenancyRoutes(app: FastifyInstance, kernel: Kernel) {
     );
     return reply.status(201).send(planOut(p.rows[0]));
   });
-  r.put('/api/plans/:id', { ...plansAccess, schema: { params: idParam, body: planUpdate } }, async (req) => {
+  r.put('/api/plans/:id', { ...plansAccess, schema: { operationId: 'updatePlan', tags: ['plans'], summary: 'Altera um plano', params: idParam, body: planUpdate, response: { 200: planAnswer } } }, async (req) => {
     const cur = await planById(req.params.id);
     const b = req.body;
     const p = await pool.query<PlanRow>(
@@ -307,10 +310,10 @@ export async function tenancyRoutes(app: FastifyInstance, kernel: Kernel) {
     return planOut(p.rows[0]);
   });
   /** Tenants on a deleted plan keep their limits; only the link is cleared. */
-  r.delete('/api/plans/:id', { ...plansAccess, schema: { params: idParam } }, async (req, reply) => {
+  r.delete('/api/plans/:id', { ...plansAccess, schema: { operationId: 'deletePlan', tags: ['plans'], summary: 'Exclui um plano', params: idParam, response: { 204: z.null() } } }, async (req, reply) => {
     const d = await pool.query('DELETE FROM plans WHERE id = $1', [req.params.id]);
     if (!d.rowCount) throw new AppError('ERR_NOT_FOUND');
-    return reply.status(204).send();
+    return reply.status(204).send(null);
   });
 
   await apiTokenRoutes(app, kernel);
