@@ -254,7 +254,7 @@ function Conversation({ id }: { id: number }) {
     onReact: (m: Message, emoji: string) => void reactMessage(m.id, emoji).catch(() => undefined),
     onForward: (m: Message) => { setSelecting(true); setSelected(new Set([m.id])); },
     // A copy that never reached the server is posted again; a reply the provider refused is sent again by the server.
-    onRetry: (m: Message) => void (m.local ? doSend(m) : retryMessage(m.id).then((saved) => applyMessage(qc, saved)).catch((e: unknown) => notify.error(errorMessage(e)))),
+    onRetry: (m: Message) => void (m.local ? doSend(m) : retryMessage(m.id).then((saved) => applyMessage(qc, saved, { retried: true })).catch((e: unknown) => notify.error(errorMessage(e)))),
     onZoom: (url: string) => setZoom(url),
   }), [doSend, qc, t]);
 

@@ -97,19 +97,23 @@ const RANK: Record<string, number> = { pending: 0, sent: 1, delivered: 2, read: 
 
 /**
  * The POST answer (status pending) can arrive after the socket's ack (sent,
- * delivered): an ack never goes backwards, except to failed.
+ * delivered, or failed when the provider refused at once): an ack never goes
+ * backwards, except to failed; a failed message goes back to pending only by
+ * the answer to its own retry.
  */
-function merge(old: Message, next: Message): Message {
+function merge(old: Message, next: Message, retried: boolean): Message {
   const out = { ...old, ...next };
-  if (next.status !== 'failed' && (RANK[old.status] ?? -1) > (RANK[next.status] ?? -1)) {
+  const stale = old.status === 'failed' ? !retried && next.status === 'pending' : next.status !== 'failed' && (RANK[old.status] ?? -1) > (RANK[next.status] ?? -1);
+  if (stale) {
     out.status = old.status;
     out.failureReason = old.failureReason;
+    out.errorCode = old.errorCode;
   }
   return out;
 }
 
-/** Adds or replaces a message in the open conversation caches of its ticket. */
-export function applyMessage(qc: QueryClient, message: Message): void {
+/** Adds or replaces a message in the open conversation caches of its ticket (`retried`: the answer to a retry of a failed send). */
+export function applyMessage(qc: QueryClient, message: Message, opts: { retried?: boolean } = {}): void {
   for (const [key, data] of qc.getQueriesData<InfiniteData<MessagesPage>>({ queryKey: ['tickets', 'messages', message.ticketId] })) {
     if (!data?.pages.length) {
       // The conversation's first page is still on its way and may have been read before this message was
@@ -121,7 +125,7 @@ export function applyMessage(qc: QueryClient, message: Message): void {
     const pages = data.pages.map((p) => {
       if (!p.messages.some((m) => m.id === message.id)) return p;
       replaced = true;
-      return { ...p, messages: p.messages.map((m) => (m.id === message.id ? merge(m, message) : m)) };
+      return { ...p, messages: p.messages.map((m) => (m.id === message.id ? merge(m, message, opts.retried === true) : m)) };
     });
     if (!replaced) {
       if (message.scheduleDate && message.status === 'pending') {
