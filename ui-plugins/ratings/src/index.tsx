@@ -2,14 +2,22 @@ import { defineUiPlugin } from '@atende/ui-shell/sdk';
 import { contract } from '@atende/plugin-ratings/contract';
 import { locales } from './locales.ts';
 
-/** Ratings: `/avaliacoes` (tabs) with `listar` and `configurar`; the shell redirects the parent to `listar`. */
+/** Ratings: `/avaliacoes` (tabs) with `listar` and `configurar`; the bare path redirects to `listar`. */
 export default defineUiPlugin({
   id: 'ratings',
   contract,
+  // The tabs are children of the layout, and the bare path redirects to the list (the shell renders them in its <Outlet />).
   routes: [
-    { path: '/avaliacoes', lazy: () => import('./RatingsLayout.tsx'), menu: 'evaluations' },
-    { path: '/avaliacoes/listar', lazy: () => import('./RatingsListPage.tsx'), menu: 'evaluations' },
-    { path: '/avaliacoes/configurar', lazy: () => import('./RatingsConfigPage.tsx'), menu: 'evaluations' },
+    {
+      path: '/avaliacoes',
+      menu: 'evaluations',
+      redirect: '/avaliacoes/listar',
+      lazy: () => import('./RatingsLayout.tsx'),
+      children: [
+        { path: '/avaliacoes/listar', menu: 'evaluations', lazy: () => import('./RatingsListPage.tsx') },
+        { path: '/avaliacoes/configurar', menu: 'evaluations', lazy: () => import('./RatingsConfigPage.tsx') },
+      ],
+    },
   ],
   locales,
 });
