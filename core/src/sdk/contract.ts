@@ -144,6 +144,26 @@ export const okAnswer = z.object({ ok: z.literal(true) });
 /** An ISO instant as the API writes dates. */
 export const isoDate = z.string();
 
+/**
+ * An optional date in a query string (`?from=2026-11-01`, any format `Date`
+ * parses): a `Date`, or the 400 'Data inválida' for text that is not a date.
+ * One schema for every plugin's date filters (servers and screens: it lives
+ * in the contract module so a plugin's `contract.ts` can use it).
+ */
+export const queryDate = z
+  .string()
+  .max(40)
+  .optional()
+  .transform((v, c) => {
+    if (!v) return undefined;
+    const d = new Date(v);
+    if (Number.isNaN(d.getTime())) {
+      c.addIssue({ code: 'custom', message: 'Data inválida' });
+      return z.NEVER;
+    }
+    return d;
+  });
+
 /** An e-mail address (trimmed and lower-cased), with the spec's message. */
 export const emailSchema = z
   .string()

@@ -5,7 +5,6 @@
  * migrations in dependency order, and hands `register(ctx)` typed services.
  */
 import type { PluginDefinition } from './types.ts';
-import { z } from './contract.ts';
 
 export type * from './types.ts';
 export * from './channel.ts';
@@ -25,22 +24,4 @@ export function definePlugin(def: PluginDefinition): PluginDefinition {
   return def;
 }
 
-/**
- * An optional date in a query string (`?from=2026-11-01`, any format `Date`
- * parses): a `Date`, or the 400 'Data inválida' for text that is not a date.
- * One schema for every plugin's date filters.
- */
-export const queryDate = z
-  .string()
-  .max(40)
-  .optional()
-  .transform((v, c) => {
-    if (!v) return undefined;
-    const d = new Date(v);
-    if (Number.isNaN(d.getTime())) {
-      c.addIssue({ code: 'custom', message: 'Data inválida' });
-      return z.NEVER;
-    }
-    return d;
-  });
 export type { UserEventData, MessageEventData } from '../events/kernel-events.ts';

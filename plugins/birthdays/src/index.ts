@@ -1,5 +1,7 @@
-import { definePlugin, z, type PluginContext } from '@atende/core/sdk';
-import './contract.js';
+import { definePlugin, principalOf, type PluginContext } from '@atende/core/sdk';
+import { BIRTHDAY_VARIABLES, birthdaysAnswer, birthdaysQuery, contract, sendBirthdayAnswer, sendBirthdayBody, type SendOutcome } from './contract.ts';
+
+export { BIRTHDAY_VARIABLES, type SendOutcome };
 
 /**
  * Birthdays (core.md §3, administration.md §3): today's and upcoming birthdays
@@ -9,17 +11,7 @@ import './contract.js';
  * message is queued, so restarts, retries and several nodes never repeat it.
  */
 
-/** Variables a birthday message may use: the template set without protocol, kanban and user (core.md §3). */
-export const BIRTHDAY_VARIABLES = ['name', 'greeting', 'email', 'phoneNumber', 'firstName', 'lastName', 'businessName'] as const;
-
 const LEDGER = 'birthdays_sent';
-
-export interface SendOutcome {
-  contactId: number;
-  name: string;
-  status: 'sent' | 'already_sent' | 'no_message' | 'failed';
-  error?: string;
-}
 
 /** Local date and hour of a tenant right now. */
 export function localClock(timeZone: string, now = new Date()): { year: number; hour: number } {
@@ -71,14 +63,12 @@ export async function sendBirthdays(ctx: PluginContext, tenantId: number, opts: 
   return out;
 }
 
-const listQuery = z.object({ days: z.coerce.number().int().min(0).max(366).default(30) }).strict();
-const sendBody = z.object({ contactIds: z.array(z.number().int().positive().max(2_147_483_647)).min(1).max(1000).optional() }).strict().optional();
-
 export default definePlugin({
   id: 'birthdays',
   kind: 'feature',
   name: 'Aniversários',
   description: 'Aniversariantes do dia e próximos, e a mensagem de aniversário de cada canal na hora cheia escolhida.',
+  contract,
   menus: [{ key: 'birthdays', label: 'menu.birthdays', route: '/aniversarios', profiles: ['super', 'admin', 'superadmin'], userMenu: 'birthdays' }],
   migrations: [
     {
@@ -104,6 +94,7 @@ export default definePlugin({
   ui: true,
   async register(ctx) {
     const access = { config: { access: { menu: 'birthdays' } } };
+    const tags = ['birthdays'];
 
     ctx.jobs.define<Record<string, never>>('hourly', async () => {
       let sent = 0;
@@ -119,38 +110,46 @@ export default definePlugin({
     // Every half hour (UTC): zones with a half-hour offset reach their whole hour at :30.
     if (ctx.config.role !== 'api') await ctx.jobs.schedule('hourly', 'birthdays-hourly', { pattern: '0,30 * * * *' }, {});
 
-    ctx.http.get('/birthdays', { ...access, schema: { querystring: listQuery } }, async (req) => {
-      const tenantId = req.principal!.tenantId;
-      const { days } = req.query as z.infer<typeof listQuery>;
-      const [contacts, channels, clock] = await Promise.all([
-        ctx.agentTools.birthdays(tenantId, { days }),
-        ctx.agentTools.birthdayChannels(tenantId),
-        ctx.agentTools.tenantClocks().then((all) => all.find((x) => x.tenantId === tenantId)),
-      ]);
-      const year = localClock(clock?.timeZone ?? 'America/Sao_Paulo').year;
-      const ledger = await ctx.sql<{ contact_id: number; status: string; updated_at: Date }>(
-        `SELECT contact_id, status, updated_at FROM ${LEDGER} WHERE tenant_id = $1 AND year = $2 AND contact_id = ANY($3::int[])`,
-        [tenantId, year, contacts.filter((c) => c.daysUntil === 0).map((c) => c.id)],
-      );
-      const sent = new Map(ledger.rows.map((r) => [r.contact_id, r]));
-      const withState = contacts.map((c) => ({ ...c, sentStatus: (sent.get(c.id)?.status ?? null) as string | null, sentAt: sent.get(c.id)?.updated_at ?? null }));
-      return {
-        timeZone: clock?.timeZone ?? 'America/Sao_Paulo',
-        today: withState.filter((c) => c.daysUntil === 0),
-        upcoming: withState.filter((c) => c.daysUntil > 0),
-        channels,
-        variables: BIRTHDAY_VARIABLES,
-      };
-    });
+    ctx.http.get(
+      '/birthdays',
+      { ...access, schema: { operationId: 'listBirthdays', tags, summary: 'Lista os aniversariantes de hoje e dos próximos dias e a mensagem de cada canal', querystring: birthdaysQuery, response: { 200: birthdaysAnswer } } },
+      async (req) => {
+        const { tenantId } = principalOf(req);
+        const { days } = req.query;
+        const [contacts, channels, clock] = await Promise.all([
+          ctx.agentTools.birthdays(tenantId, { days }),
+          ctx.agentTools.birthdayChannels(tenantId),
+          ctx.agentTools.tenantClocks().then((all) => all.find((x) => x.tenantId === tenantId)),
+        ]);
+        const year = localClock(clock?.timeZone ?? 'America/Sao_Paulo').year;
+        const ledger = await ctx.sql<{ contact_id: number; status: 'claimed' | 'sent' | 'failed'; updated_at: Date }>(
+          `SELECT contact_id, status, updated_at FROM ${LEDGER} WHERE tenant_id = $1 AND year = $2 AND contact_id = ANY($3::int[])`,
+          [tenantId, year, contacts.filter((c) => c.daysUntil === 0).map((c) => c.id)],
+        );
+        const sent = new Map(ledger.rows.map((r) => [r.contact_id, r]));
+        const withState = contacts.map((c) => ({ ...c, sentStatus: sent.get(c.id)?.status ?? null, sentAt: sent.get(c.id)?.updated_at.toISOString() ?? null }));
+        return {
+          timeZone: clock?.timeZone ?? 'America/Sao_Paulo',
+          today: withState.filter((c) => c.daysUntil === 0),
+          upcoming: withState.filter((c) => c.daysUntil > 0),
+          channels,
+          variables: [...BIRTHDAY_VARIABLES],
+        };
+      },
+    );
 
     // The manual action: today's birthdays now, whatever the hour; still once a year per contact.
-    ctx.api.post('/messages/sendBirthday', { ...access, schema: { body: sendBody } }, async (req) => {
-      const p = req.principal!;
-      const clock = (await ctx.agentTools.tenantClocks()).find((x) => x.tenantId === p.tenantId);
-      const { year } = localClock(clock?.timeZone ?? 'America/Sao_Paulo');
-      const results = await sendBirthdays(ctx, p.tenantId, { year, contactIds: (req.body as z.infer<typeof sendBody>)?.contactIds, userId: p.userId });
-      await ctx.events.publish(p.tenantId, 'birthday.sent', { results });
-      return { sent: results.filter((r) => r.status === 'sent').length, results };
-    });
+    ctx.api.post(
+      '/messages/sendBirthday',
+      { ...access, schema: { operationId: 'sendBirthdayMessages', tags, summary: 'Envia agora as mensagens de aniversário de hoje (uma vez por ano por contato)', body: sendBirthdayBody, response: { 200: sendBirthdayAnswer } } },
+      async (req) => {
+        const p = principalOf(req);
+        const clock = (await ctx.agentTools.tenantClocks()).find((x) => x.tenantId === p.tenantId);
+        const { year } = localClock(clock?.timeZone ?? 'America/Sao_Paulo');
+        const results = await sendBirthdays(ctx, p.tenantId, { year, contactIds: req.body?.contactIds, userId: p.userId });
+        await ctx.events.publish(p.tenantId, 'birthday.sent', { results });
+        return { sent: results.filter((r) => r.status === 'sent').length, results };
+      },
+    );
   },
 });

@@ -1,4 +1,5 @@
 import { definePlugin } from '@atende/core/sdk';
+import { contract } from './contract.ts';
 
 /**
  * Business hours (horário de atendimento, core.md §3–4): the screen over the
@@ -12,6 +13,7 @@ export default definePlugin({
   kind: 'feature',
   name: 'Horário de atendimento',
   description: 'Horário de atendimento por dia da semana e mensagem de ausência.',
+  contract,
   menus: [{ key: 'businessHours', label: 'menu.businessHours', route: '/horario-atendimento', profiles: ['super', 'admin', 'superadmin'], userMenu: 'businessHours' }],
   ui: true,
   register() {

@@ -1,4 +1,4 @@
-/** What the farewells plugin's server part and its screen share: a farewell message and its events. */
+/** What the farewells plugin's server part and its screen share: a farewell message, its input and its events. */
 import { defineContract, isoDate, z, type EventsOf } from '@atende/core/contract';
 
 export const farewell = z.object({
@@ -10,6 +10,10 @@ export const farewell = z.object({
   updatedAt: isoDate,
 });
 export type Farewell = z.output<typeof farewell>;
+
+/** The text of a farewell message (unique per tenant, case-insensitive: the server refuses a repeat). */
+export const farewellInput = z.object({ message: z.string().trim().min(1, 'A mensagem é obrigatória').max(4096, 'A mensagem deve ter no máximo 4096 caracteres') }).strict();
+export type FarewellInput = z.input<typeof farewellInput>;
 
 export const contract = defineContract({
   id: 'farewells',

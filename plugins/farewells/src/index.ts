@@ -1,5 +1,5 @@
-import { AppError, definePlugin, z, type PluginContext } from '@atende/core/sdk';
-import './contract.js';
+import { AppError, definePlugin, idParam, principalOf, z, type PluginContext } from '@atende/core/sdk';
+import { contract, farewell, farewellInput } from './contract.ts';
 
 /**
  * Farewell (closing) messages (core.md §3 "Farewell message: message, user,
@@ -20,8 +20,6 @@ interface Row {
 
 const out = (r: Row) => ({ id: r.id, message: r.message, userId: r.user_id, userName: r.user_name, createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString() });
 
-const body = z.object({ message: z.string().trim().min(1, 'A mensagem é obrigatória').max(4096, 'A mensagem deve ter no máximo 4096 caracteres') }).strict();
-const idParam = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
 const duplicate = () => new AppError('ERR_VALIDATION', { details: 'já existe uma mensagem de despedida com este texto' });
@@ -31,15 +29,17 @@ function routes(ctx: PluginContext) {
   const read = { config: { access: { menu: 'tickets' } } };
   const write = { config: { access: { menu: 'closing' } } };
 
-  ctx.http.get('/farewells', read, async (req) => {
-    const r = await ctx.sql<Row>(`SELECT * FROM ${TABLE} WHERE tenant_id = $1 ORDER BY lower(message), id LIMIT 1000`, [req.principal!.tenantId]);
+  const tags = ['farewells'];
+
+  ctx.http.get('/farewells', { ...read, schema: { operationId: 'listFarewells', tags, summary: 'Lista as mensagens de despedida', response: { 200: z.array(farewell) } } }, async (req) => {
+    const r = await ctx.sql<Row>(`SELECT * FROM ${TABLE} WHERE tenant_id = $1 ORDER BY lower(message), id LIMIT 1000`, [principalOf(req).tenantId]);
     return r.rows.map(out);
   });
 
-  ctx.http.post('/farewells', { ...write, schema: { body } }, async (req, reply) => {
-    const p = req.principal!;
+  ctx.http.post('/farewells', { ...write, schema: { operationId: 'createFarewell', tags, summary: 'Cria uma mensagem de despedida', body: farewellInput, response: { 201: farewell } } }, async (req, reply) => {
+    const p = principalOf(req);
     try {
-      const r = await ctx.sql<Row>(`INSERT INTO ${TABLE} (tenant_id, message, user_id, user_name) VALUES ($1, $2, $3, $4) RETURNING *`, [p.tenantId, (req.body as z.infer<typeof body>).message, p.userId, p.name]);
+      const r = await ctx.sql<Row>(`INSERT INTO ${TABLE} (tenant_id, message, user_id, user_name) VALUES ($1, $2, $3, $4) RETURNING *`, [p.tenantId, req.body.message, p.userId, p.name]);
       const f = out(r.rows[0]);
       await ctx.events.publish(p.tenantId, 'farewell.created', f);
       return reply.status(201).send(f);
@@ -49,12 +49,12 @@ function routes(ctx: PluginContext) {
     }
   });
 
-  ctx.http.put('/farewells/:id', { ...write, schema: { params: idParam, body } }, async (req) => {
-    const p = req.principal!;
+  ctx.http.put('/farewells/:id', { ...write, schema: { operationId: 'updateFarewell', tags, summary: 'Altera uma mensagem de despedida', params: idParam, body: farewellInput, response: { 200: farewell } } }, async (req) => {
+    const p = principalOf(req);
     try {
       const r = await ctx.sql<Row>(
         `UPDATE ${TABLE} SET message = $3, user_id = $4, user_name = $5, updated_at = now() WHERE tenant_id = $1 AND id = $2 RETURNING *`,
-        [p.tenantId, (req.params as z.infer<typeof idParam>).id, (req.body as z.infer<typeof body>).message, p.userId, p.name],
+        [p.tenantId, req.params.id, req.body.message, p.userId, p.name],
       );
       if (!r.rows[0]) throw new AppError('ERR_NOT_FOUND');
       const f = out(r.rows[0]);
@@ -66,13 +66,13 @@ function routes(ctx: PluginContext) {
     }
   });
 
-  ctx.http.delete('/farewells/:id', { ...write, schema: { params: idParam } }, async (req, reply) => {
-    const p = req.principal!;
-    const { id } = req.params as z.infer<typeof idParam>;
+  ctx.http.delete('/farewells/:id', { ...write, schema: { operationId: 'deleteFarewell', tags, summary: 'Exclui uma mensagem de despedida', params: idParam, response: { 204: z.null() } } }, async (req, reply) => {
+    const p = principalOf(req);
+    const { id } = req.params;
     const r = await ctx.sql(`DELETE FROM ${TABLE} WHERE tenant_id = $1 AND id = $2`, [p.tenantId, id]);
     if (!r.rowCount) throw new AppError('ERR_NOT_FOUND');
     await ctx.events.publish(p.tenantId, 'farewell.deleted', { id });
-    return reply.status(204).send();
+    return reply.status(204).send(null);
   });
 }
 
@@ -81,6 +81,7 @@ export default definePlugin({
   kind: 'feature',
   name: 'Mensagens de despedida',
   description: 'Mensagens de despedida (fechamento) escolhidas ao resolver um atendimento.',
+  contract,
   menus: [{ key: 'closing', label: 'menu.closing', route: '/fechamento', profiles: ['super', 'admin', 'superadmin'], userMenu: 'closing' }],
   migrations: [
     {

@@ -2,22 +2,26 @@ import { Avatar, Badge, Button, Card, Code, Group, Select, SimpleGrid, Skeleton,
 import { IconCake, IconDeviceFloppy, IconPaperclip, IconSend } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
+import { schemaResolver, useForm } from '@mantine/form';
 import { ConfirmDialog, EmptyState, ErrorBox, PageHeader, formatDate, notify, usePluginTranslation, useRealtime } from '@atende/ui-shell/sdk';
+import { channelBirthdayInput, type ChannelBirthdayInput } from '@atende/plugin-birthdays/contract';
 import { birthdaysKey, getBirthdays, saveChannel, sendToday, type BirthdayChannel, type BirthdayContact } from './api.ts';
 
 const HOURS = Array.from({ length: 24 }, (_, h) => ({ value: String(h), label: `${String(h).padStart(2, '0')}:00` }));
 const initials = (name: string) => name.split(/\s+/).filter(Boolean).slice(0, 2).map((p) => p[0]!.toUpperCase()).join('');
 
-/** One channel's birthday message and whole hour. */
+/** One channel's birthday message and whole hour, checked by the contract's rule (a message needs its hour). */
 function ChannelMessage({ channel, variables }: { channel: BirthdayChannel; variables: string[] }) {
   const { t } = usePluginTranslation('birthdays');
   const queryClient = useQueryClient();
-  const [message, setMessage] = useState(channel.message ?? '');
-  const [hour, setHour] = useState<string | null>(channel.hour === null ? null : String(channel.hour));
-  const [error, setError] = useState<string | null>(null);
+  const form = useForm<ChannelBirthdayInput>({
+    initialValues: { birthdayMessage: channel.message ?? '', birthdayHour: channel.hour },
+    validate: schemaResolver(channelBirthdayInput, { sync: true }),
+  });
+  const message = form.values.birthdayMessage ?? '';
   const area = useRef<HTMLTextAreaElement>(null);
   const save = useMutation({
-    mutationFn: () => saveChannel(channel.id, message.trim() || null, hour === null ? null : Number(hour)),
+    mutationFn: (v: ChannelBirthdayInput) => saveChannel(channel.id, { birthdayMessage: v.birthdayMessage?.trim() || null, birthdayHour: v.birthdayHour }),
     onSuccess: () => {
       notify.success(t('savedChannel', { name: channel.name }));
       void queryClient.invalidateQueries({ queryKey: birthdaysKey });
@@ -26,14 +30,11 @@ function ChannelMessage({ channel, variables }: { channel: BirthdayChannel; vari
   const insert = (v: string) => {
     const el = area.current;
     const at = el?.selectionStart ?? message.length;
-    setMessage(message.slice(0, at) + `{{${v}}}` + message.slice(el?.selectionEnd ?? at));
+    form.setFieldValue('birthdayMessage', message.slice(0, at) + `{{${v}}}` + message.slice(el?.selectionEnd ?? at));
     requestAnimationFrame(() => el?.focus());
   };
-  const submit = () => {
-    if (message.trim() && hour === null) return setError(t('hourRequired'));
-    setError(null);
-    save.mutate();
-  };
+  // The schema's message is Portuguese; the field shows the screen's translated text.
+  const submit = form.onSubmit((v) => save.mutate(v));
   return (
     <Card withBorder padding="md" data-testid={`birthday-channel-${channel.id}`}>
       <Group justify="space-between" mb="xs">
@@ -54,11 +55,20 @@ function ChannelMessage({ channel, variables }: { channel: BirthdayChannel; vari
           placeholder={t('messagePlaceholder', { firstName: '{{firstName}}' })}
           aria-label={t('message')}
           value={message}
-          onChange={(e) => setMessage(e.currentTarget.value)}
+          onChange={(e) => form.setFieldValue('birthdayMessage', e.currentTarget.value)}
         />
         <Stack gap="xs" w={150}>
-          <Select label={t('hour')} description={t('hourHint')} data={HOURS} value={hour} onChange={setHour} clearable error={error} comboboxProps={{ withinPortal: true }} />
-          <Button leftSection={<IconDeviceFloppy size={16} />} onClick={submit} loading={save.isPending} variant="light">{t('common.save')}</Button>
+          <Select
+            label={t('hour')}
+            description={t('hourHint')}
+            data={HOURS}
+            value={form.values.birthdayHour === null ? null : String(form.values.birthdayHour)}
+            onChange={(v) => form.setFieldValue('birthdayHour', v === null ? null : Number(v))}
+            clearable
+            error={form.errors.birthdayHour ? t('hourRequired') : undefined}
+            comboboxProps={{ withinPortal: true }}
+          />
+          <Button leftSection={<IconDeviceFloppy size={16} />} onClick={() => submit()} loading={save.isPending} variant="light">{t('common.save')}</Button>
         </Stack>
       </Group>
       <Group gap={6} mt="xs">

@@ -2,7 +2,9 @@ import { Alert, Badge, Button, Card, Code, Group, SegmentedControl, Skeleton, St
 import { IconDeviceFloppy, IconWorld } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { schemaResolver, useForm } from '@mantine/form';
 import { ErrorBox, PageHeader, errorMessage, notify, usePluginTranslation, useRealtime } from '@atende/ui-shell/sdk';
+import { absenceInput, businessHoursInput, dayHours, type AbsenceInput, type BusinessHoursInput } from '@atende/plugin-business-hours/contract';
 import { getHours, hoursKey, saveAbsence, saveHours, type BusinessHours, type DayHours } from './api.ts';
 
 const VARIABLES = ['name', 'firstName', 'greeting', 'protocol', 'email', 'phoneNumber'];
@@ -11,34 +13,42 @@ type Range = 'start' | 'end' | 'start2' | 'end2';
 /** The weekday's name in the user's language (1 January 2023 was a Sunday). */
 const dayName = (day: number, lang: string) => new Intl.DateTimeFormat(lang, { weekday: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2023, 0, 1 + day)));
 
-/** Checks one day as the server will, so the row shows its message before saving. */
+/**
+ * Checks one day with the contract's rule, as the server will, so the row shows
+ * its message before saving (in the user's language: the schema's is Portuguese).
+ */
 function dayError(d: DayHours, t: (k: string) => string): string | null {
-  if (d.type !== 'H') return null;
-  if (!d.start || !d.end || d.start >= d.end) return t('errFirst');
-  if ((d.start2 || d.end2) && (!d.start2 || !d.end2 || d.start2 < d.end || d.start2 >= d.end2)) return t('errSecond');
-  return null;
+  const r = dayHours.safeParse(d);
+  if (r.success) return null;
+  return r.error.issues.some((i) => i.path[0] === 'start2') ? t('errSecond') : t('errFirst');
 }
+
+/** What is saved: a day's ranges only when it has them. */
+const toSave = (d: DayHours): DayHours => (d.type === 'H' ? { day: d.day, type: d.type, start: d.start, end: d.end, ...(d.start2 && d.end2 ? { start2: d.start2, end2: d.end2 } : {}) } : { day: d.day, type: d.type });
 
 /** `/horario-atendimento`: each weekday's type and hours, and the absence message, in the tenant's time zone. */
 export default function BusinessHoursPage() {
   const { t, i18n } = usePluginTranslation('business-hours');
   const queryClient = useQueryClient();
   const hours = useQuery({ queryKey: hoursKey, queryFn: getHours });
-  const [days, setDays] = useState<DayHours[]>([]);
-  const [absence, setAbsence] = useState('');
+  const hoursForm = useForm<BusinessHoursInput>({ initialValues: { businessHours: [] }, validate: schemaResolver(businessHoursInput, { sync: true }) });
+  const absenceForm = useForm<AbsenceInput>({ initialValues: { messageBusinessHours: '' }, validate: schemaResolver(absenceInput, { sync: true }) });
+  const days = hoursForm.values.businessHours;
+  const absence = absenceForm.values.messageBusinessHours;
   const [failure, setFailure] = useState<string | null>(null);
   const area = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
     if (hours.data) {
-      setDays(hours.data.businessHours.map((d) => ({ ...d })));
-      setAbsence(hours.data.messageBusinessHours);
+      hoursForm.setValues({ businessHours: hours.data.businessHours.map((d) => ({ ...d })) });
+      absenceForm.setValues({ messageBusinessHours: hours.data.messageBusinessHours });
     }
+    // Only a new answer resets the forms (they are stable across renders).
   }, [hours.data]);
   useRealtime<BusinessHours>('tenant.business_hours_updated', (d) => queryClient.setQueryData(hoursKey, d));
 
   const errors = days.map((d) => dayError(d, t));
   const saveDays = useMutation({
-    mutationFn: () => saveHours(days.map((d) => (d.type === 'H' ? { day: d.day, type: d.type, start: d.start, end: d.end, ...(d.start2 && d.end2 ? { start2: d.start2, end2: d.end2 } : {}) } : { day: d.day, type: d.type }))),
+    mutationFn: (v: BusinessHoursInput) => saveHours({ businessHours: v.businessHours.map(toSave) }),
     onSuccess: (d) => {
       queryClient.setQueryData(hoursKey, d);
       setFailure(null);
@@ -47,18 +57,18 @@ export default function BusinessHoursPage() {
     onError: (e) => setFailure(errorMessage(e)),
   });
   const saveMessage = useMutation({
-    mutationFn: () => saveAbsence(absence),
+    mutationFn: (v: AbsenceInput) => saveAbsence(v),
     onSuccess: (d) => {
       queryClient.setQueryData(hoursKey, d);
       notify.success(t('savedMessage'));
     },
   });
 
-  const set = (day: number, patch: Partial<DayHours>) => setDays((all) => all.map((d) => (d.day === day ? { ...d, ...patch } : d)));
+  const set = (day: number, patch: Partial<DayHours>) => hoursForm.setFieldValue('businessHours', days.map((d) => (d.day === day ? { ...d, ...patch } : d)));
   const insert = (v: string) => {
     const el = area.current;
     const at = el?.selectionStart ?? absence.length;
-    setAbsence(absence.slice(0, at) + `{{${v}}}` + absence.slice(el?.selectionEnd ?? at));
+    absenceForm.setFieldValue('messageBusinessHours', absence.slice(0, at) + `{{${v}}}` + absence.slice(el?.selectionEnd ?? at));
     requestAnimationFrame(() => el?.focus());
   };
 
@@ -126,7 +136,7 @@ export default function BusinessHoursPage() {
           )}
           <Group justify="space-between" p="md" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
             <Text size="xs" c="dimmed" maw={560}>{t('legend')}</Text>
-            <Button leftSection={<IconDeviceFloppy size={16} />} onClick={() => saveDays.mutate()} loading={saveDays.isPending} disabled={!data || errors.some(Boolean)} data-testid="hours-save">{t('saveHours')}</Button>
+            <Button leftSection={<IconDeviceFloppy size={16} />} onClick={() => hoursForm.onSubmit((v) => saveDays.mutate(v))()} loading={saveDays.isPending} disabled={!data || errors.some(Boolean)} data-testid="hours-save">{t('saveHours')}</Button>
           </Group>
           {failure && <Alert color="red" m="md" mt={0} data-testid="hours-error">{failure}</Alert>}
         </Card>
@@ -134,13 +144,13 @@ export default function BusinessHoursPage() {
         <Card withBorder padding="md">
           <Title order={4} mb={4}>{t('absenceTitle')}</Title>
           <Text size="sm" c="dimmed" mb="sm">{t('absenceText')}</Text>
-          <Textarea ref={area} autosize minRows={3} maxRows={8} maxLength={4096} value={absence} onChange={(e) => setAbsence(e.currentTarget.value)} placeholder={t('absencePlaceholder', { firstName: '{{firstName}}' })} aria-label={t('absenceTitle')} data-testid="hours-absence" />
+          <Textarea ref={area} autosize minRows={3} maxRows={8} maxLength={4096} value={absence} onChange={(e) => absenceForm.setFieldValue('messageBusinessHours', e.currentTarget.value)} placeholder={t('absencePlaceholder', { firstName: '{{firstName}}' })} aria-label={t('absenceTitle')} data-testid="hours-absence" />
           <Group justify="space-between" mt="sm">
             <Group gap={6}>
               <Text size="xs" c="dimmed">{t('variables')}</Text>
               {VARIABLES.map((v) => <Code key={v} style={{ cursor: 'pointer' }} onClick={() => insert(v)}>{`{{${v}}}`}</Code>)}
             </Group>
-            <Button variant="light" leftSection={<IconDeviceFloppy size={16} />} onClick={() => saveMessage.mutate()} loading={saveMessage.isPending} disabled={!data} data-testid="hours-absence-save">{t('saveMessage')}</Button>
+            <Button variant="light" leftSection={<IconDeviceFloppy size={16} />} onClick={() => absenceForm.onSubmit((v) => saveMessage.mutate(v))()} loading={saveMessage.isPending} disabled={!data} data-testid="hours-absence-save">{t('saveMessage')}</Button>
           </Group>
         </Card>
       </Stack>

@@ -2,6 +2,7 @@ import { ActionIcon, Button, Code, Group, Modal, Stack, Text, Textarea, Tooltip 
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
+import { schemaResolver, useForm } from '@mantine/form';
 import {
   ConfirmDialog,
   DataTable,
@@ -15,6 +16,7 @@ import {
   useRealtime,
   type DataTableColumn,
 } from '@atende/ui-shell/sdk';
+import { farewellInput, type FarewellInput } from '@atende/plugin-farewells/contract';
 import { createFarewell, deleteFarewell, farewellsKey, listFarewells, updateFarewell, type Farewell } from './api.ts';
 
 /** Variables the kernel fills when the farewell is sent (core.md §3). */
@@ -23,11 +25,14 @@ const VARIABLES = ['name', 'firstName', 'greeting', 'protocol', 'user', 'email',
 function FarewellModal({ farewell, onClose }: { farewell: Farewell | null; onClose: () => void }) {
   const { t } = usePluginTranslation('farewells');
   const queryClient = useQueryClient();
-  const [message, setMessage] = useState(farewell?.message ?? '');
-  const [error, setError] = useState<string | null>(null);
+  const form = useForm<FarewellInput>({
+    initialValues: { message: farewell?.message ?? '' },
+    validate: schemaResolver(farewellInput, { sync: true }),
+  });
+  const message = form.values.message;
   const area = useRef<HTMLTextAreaElement>(null);
   const save = useMutation({
-    mutationFn: (m: string) => (farewell ? updateFarewell(farewell.id, m) : createFarewell(m)),
+    mutationFn: (input: FarewellInput) => (farewell ? updateFarewell(farewell.id, input) : createFarewell(input)),
     onSuccess: () => {
       notify.success(farewell ? t('updated') : t('created'));
       void queryClient.invalidateQueries({ queryKey: farewellsKey });
@@ -38,16 +43,14 @@ function FarewellModal({ farewell, onClose }: { farewell: Farewell | null; onClo
     const el = area.current;
     const token = `{{${v}}}`;
     const at = el?.selectionStart ?? message.length;
-    setMessage(message.slice(0, at) + token + message.slice(el?.selectionEnd ?? at));
+    form.setFieldValue('message', message.slice(0, at) + token + message.slice(el?.selectionEnd ?? at));
     requestAnimationFrame(() => el?.focus());
   };
-  const submit = () => {
-    if (!message.trim()) return setError(t('messageRequired'));
-    save.mutate(message.trim());
-  };
+  // The schema's messages are Portuguese; the field shows the screen's translated text for the rule users meet.
+  const error = form.errors.message ? (message.trim() ? String(form.errors.message) : t('messageRequired')) : undefined;
   return (
     <Modal opened onClose={onClose} title={farewell ? t('edit') : t('new')} size="lg" centered>
-      <form onSubmit={(e) => { e.preventDefault(); submit(); }} noValidate>
+      <form onSubmit={form.onSubmit((v) => save.mutate(farewellInput.parse(v)))} noValidate>
         <Stack gap="sm">
           <Textarea
             ref={area}
@@ -59,7 +62,7 @@ function FarewellModal({ farewell, onClose }: { farewell: Farewell | null; onClo
             maxRows={10}
             maxLength={4096}
             value={message}
-            onChange={(e) => { setMessage(e.currentTarget.value); if (error) setError(null); }}
+            onChange={(e) => { form.setFieldValue('message', e.currentTarget.value); form.clearFieldError('message'); }}
             error={error}
             data-autofocus
             data-testid="farewell-message"

@@ -1,10 +1,12 @@
 import { IconMessage2Check } from '@tabler/icons-react';
 import { defineUiPlugin } from '@atende/ui-shell/sdk';
+import { contract } from '@atende/plugin-farewells/contract';
 import { locales } from './locales.ts';
 
 /** Farewell (closing) messages, `/fechamento`; the resolve dialog of the ticket screen offers them. */
 export default defineUiPlugin({
   id: 'farewells',
+  contract,
   routes: [{ path: '/fechamento', name: 'fechamento', lazy: () => import('./FarewellsPage.tsx'), menu: 'closing' }],
   // The rail entry (label from the shell's catalogue of the spec's menu names, core.md §6).
   menus: [{ key: 'closing', label: 'menu.closing', icon: IconMessage2Check, path: '/fechamento', section: 'outreach', order: 60 }],

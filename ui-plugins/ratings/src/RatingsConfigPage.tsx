@@ -1,8 +1,9 @@
 import { Alert, Button, Card, Center, Group, List, Loader, NumberInput, Stack, Switch, Text, Textarea } from '@mantine/core';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useForm } from '@mantine/form';
 import { ErrorBox, notify, usePluginTranslation } from '@atende/ui-shell/sdk';
+import { ratingConfigInput, type RatingConfigInput } from '@atende/plugin-ratings/contract';
 import { getConfig, saveConfig, type RatingConfig } from './api.ts';
 import { SCORES } from './scale.ts';
 
@@ -17,14 +18,29 @@ export default function RatingsConfigPage() {
   return <RatingsConfigForm initial={config.data} />;
 }
 
+/** The form's values: the number field holds '' while being typed over. */
+interface FormValues {
+  enabled: boolean;
+  maxAttempts: number | string;
+  message: string;
+}
+
+/** Checked by the contract's schema, the one the kernel applies to `PUT /tenants/rating`. */
+const toInput = (v: FormValues): RatingConfigInput => ({ enabled: v.enabled, maxAttempts: v.maxAttempts === '' ? Number.NaN : Number(v.maxAttempts), message: v.message.trim() || null });
+
 function RatingsConfigForm({ initial }: { initial: RatingConfig }) {
   const { t } = usePluginTranslation('ratings');
   const queryClient = useQueryClient();
-  const [enabled, setEnabled] = useState(initial.enabled);
-  const [maxAttempts, setMaxAttempts] = useState<number | string>(initial.maxAttempts);
-  const [message, setMessage] = useState(initial.message ?? '');
+  const form = useForm<FormValues>({
+    initialValues: { enabled: initial.enabled, maxAttempts: initial.maxAttempts, message: initial.message ?? '' },
+    validate: (v) => {
+      const r = ratingConfigInput.safeParse(toInput(v));
+      // The schema's messages are Portuguese; the field shows the screen's translated hint.
+      return r.success ? {} : Object.fromEntries(r.error.issues.map((i) => [String(i.path[0]), i.path[0] === 'maxAttempts' ? t('maxAttemptsHint') : i.message]));
+    },
+  });
   const save = useMutation({
-    mutationFn: () => saveConfig({ enabled, maxAttempts: Number(maxAttempts) || 1, message: message.trim() || null }),
+    mutationFn: (v: FormValues) => saveConfig(ratingConfigInput.parse(toInput(v))),
     onSuccess: (c) => {
       queryClient.setQueryData(['plugins', 'ratings', 'config'], c);
       notify.success(t('saved'));
@@ -32,11 +48,11 @@ function RatingsConfigForm({ initial }: { initial: RatingConfig }) {
   });
   return (
     <Card withBorder padding="lg" maw={720}>
-      <form onSubmit={(e) => { e.preventDefault(); save.mutate(); }} noValidate>
+      <form onSubmit={form.onSubmit((v) => save.mutate(v))} noValidate>
         <Stack gap="md">
-          <Switch label={t('enabled')} description={t('enabledHint')} checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} data-testid="rating-enabled" />
-          <NumberInput label={t('maxAttempts')} description={t('maxAttemptsHint')} min={1} max={10} w={220} value={maxAttempts} onChange={setMaxAttempts} data-testid="rating-attempts" />
-          <Textarea label={t('message')} description={t('messageHint')} autosize minRows={2} maxRows={6} maxLength={1024} value={message} onChange={(e) => setMessage(e.currentTarget.value)} />
+          <Switch label={t('enabled')} description={t('enabledHint')} {...form.getInputProps('enabled', { type: 'checkbox' })} data-testid="rating-enabled" />
+          <NumberInput label={t('maxAttempts')} description={t('maxAttemptsHint')} min={1} max={10} w={220} {...form.getInputProps('maxAttempts')} data-testid="rating-attempts" />
+          <Textarea label={t('message')} description={t('messageHint')} autosize minRows={2} maxRows={6} maxLength={1024} {...form.getInputProps('message')} />
           <Alert variant="light" color="gray" title={t('scale')}>
             <List size="sm" spacing={2}>
               {SCORES.map((s) => <List.Item key={s}><Text span fw={600}>{s}</Text> — {t(`score${s}`)}</List.Item>)}

@@ -1,46 +1,14 @@
 import { api } from '@atende/ui-shell/sdk';
+import type { Rating, RatingConfig, RatingConfigInput, RatingsAnswer, RatingsQuery } from '@atende/plugin-ratings/contract';
 
-export interface Rating {
-  ticketId: number;
-  protocol: string | null;
-  value: number;
-  attempts: number;
-  ratedAt: string;
-  userId: number | null;
-  userName: string | null;
-  queueName: string | null;
-  contactName: string;
-}
+export type { Rating, RatingConfig, RatingsAnswer };
 
-export interface RatingsAnswer {
-  rows: Rating[];
-  count: number;
-  average: number | null;
-  distribution: number[];
-  byUser: { userId: number | null; userName: string | null; count: number; average: number }[];
-  labels: string[];
-}
-
-export interface RatingFilters {
-  from?: string;
-  to?: string;
-  userId?: number;
-  queueId?: number;
-  score?: number;
-  search?: string;
-  pageNumber: number;
-  limit: number;
-}
-
-export interface RatingConfig {
-  enabled: boolean;
-  maxAttempts: number;
-  message: string | null;
-}
+/** The list's filters as the screen sends them (dates as ISO instants). */
+export type RatingFilters = Omit<RatingsQuery, 'from' | 'to'> & { from?: string; to?: string };
 
 export const ratingsKey = ['plugins', 'ratings'] as const;
 export const listRatings = (f: RatingFilters, signal?: AbortSignal) => api.get<RatingsAnswer>('/plugins/ratings/ratings', { signal, silent: true, query: f as never });
 export const listUsers = async () => (await api.get<{ users: { id: number; name: string }[] }>('/users', { silent: true, background: true })).users;
 export const listQueues = () => api.get<{ id: number; name: string }[]>('/queues', { silent: true, background: true });
 export const getConfig = () => api.get<RatingConfig>('/tenants/rating', { silent: true });
-export const saveConfig = (c: Partial<RatingConfig>) => api.put<RatingConfig>('/tenants/rating', c);
+export const saveConfig = (c: RatingConfigInput) => api.put<RatingConfig>('/tenants/rating', c);

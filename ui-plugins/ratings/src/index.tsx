@@ -1,10 +1,13 @@
 import { IconStar } from '@tabler/icons-react';
 import { defineUiPlugin } from '@atende/ui-shell/sdk';
+import { contract } from '@atende/plugin-ratings/contract';
 import { locales } from './locales.ts';
 
-/** Ratings: `/avaliacoes` (tabs) with `listar` and `configurar`; the shell redirects the parent to `listar`. */
+/** Ratings: `/avaliacoes` (tabs) with `listar` and `configurar`; the bare path redirects to `listar`. */
 export default defineUiPlugin({
   id: 'ratings',
+  contract,
+  // The tabs are children of the layout, and the bare path redirects to the list (the shell renders them in its <Outlet />).
   routes: [
     {
       path: '/avaliacoes',

@@ -1,50 +1,17 @@
 import { api } from '@atende/ui-shell/sdk';
+import type { CreateScheduleInput, Schedule, SchedulesPage, SchedulesQuery, ScheduleState, UpdateScheduleInput } from '@atende/plugin-schedules/contract';
 
-export type ScheduleState = 'scheduled' | 'sending' | 'sent' | 'failed';
+export type { Schedule, ScheduleState };
 
-/** A scheduled message as `GET /scheduleMessages` answers it. */
-export interface Schedule {
-  id: string;
-  ticketId: number;
-  contactId: number;
-  contactName: string;
-  contactNumber: string | null;
-  channelId: number | null;
-  channelName: string | null;
-  userName: string | null;
-  body: string;
-  scheduleDate: string;
-  recurrence: number | null;
-  repetitions: number;
-  state: ScheduleState;
-  failureReason: string | null;
-}
-
-export interface ScheduleFilters {
-  state?: 'scheduled' | 'sent' | 'failed';
-  from?: string;
-  to?: string;
-  contactId?: number;
-  search?: string;
-  pageNumber: number;
-  limit: number;
-}
-
-export interface ScheduleInput {
-  contactId: number;
-  channelId?: number | null;
-  body: string;
-  scheduleDate: string;
-  recurrence: number | null;
-  repetitions: number;
-}
+/** The list's filters as the screen sends them (dates as ISO instants). */
+export type ScheduleFilters = Omit<SchedulesQuery, 'from' | 'to'> & { from?: string; to?: string };
 
 export const schedulesKey = ['plugins', 'schedules'] as const;
 
 export const listSchedules = (f: ScheduleFilters, signal?: AbortSignal) =>
-  api.get<{ schedules: Schedule[]; count: number }>('/scheduleMessages', { signal, silent: true, query: f as never });
-export const createSchedule = (b: ScheduleInput) => api.post<Schedule>('/messagesSchedule', b, { silent: true });
-export const updateSchedule = (id: string, b: Partial<Omit<ScheduleInput, 'contactId' | 'channelId'>>) => api.put<Schedule>(`/messagesSchedule/${id}`, b, { silent: true });
+  api.get<SchedulesPage>('/scheduleMessages', { signal, silent: true, query: f as never });
+export const createSchedule = (b: CreateScheduleInput) => api.post<Schedule>('/messagesSchedule', b, { silent: true });
+export const updateSchedule = (id: string, b: UpdateScheduleInput) => api.put<Schedule>(`/messagesSchedule/${id}`, b, { silent: true });
 export const cancelSchedule = (id: string) => api.delete(`/messagesSchedule/${id}`);
 
 /** The tenant's time zone: schedules are entered and shown in it, whatever the browser's. */
