@@ -247,6 +247,9 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
   });
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    // API answers are per user and often carry tokens or personal data (X1-18): no browser or
+    // shared proxy keeps them, unless the route chose its own policy (media, static files).
+    if (req.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
   installErrorHandler(app);
   // JSON bodies: Fastify's own parser (prototype-poisoning safe), keeping the raw bytes on
