@@ -138,6 +138,33 @@ describe('R8 brute force', () => {
   });
 });
 
+describe('R8 own password', () => {
+  it('X1-10: users change their own password only with the current one; guesses at it are throttled; an admin resets others without it', async () => {
+    const admin = await t.loginAs('admin');
+    const u = await t.loginAs('user', admin.tenantId);
+    const put = (who: { headers: Record<string, string> }, id: number, payload: object, ip = '10.10.0.1') =>
+      t.app.inject({ method: 'PUT', url: `/api/users/${id}`, headers: who.headers, payload, remoteAddress: ip });
+    const missing = await put(u, u.id, { password: 'Roubada#1' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toEqual({ error: 'ERR_CURRENT_PASSWORD', message: 'A senha atual está incorreta' });
+    expect((await put(u, u.id, { password: 'Roubada#1', currentPassword: 'Errada#1' })).json().error).toBe('ERR_CURRENT_PASSWORD');
+    // The old password still logs in: nothing changed.
+    expect((await login(u.email, u.password, '10.10.0.9')).statusCode).toBe(200);
+    // Concurrent guesses at the current password are held by the login throttle of the account and source.
+    const guesses = await Promise.all(Array.from({ length: 12 }, (_, i) => put(u, u.id, { password: 'Roubada#1', currentPassword: `Chute#${i}` }, '10.10.0.2')));
+    expect(guesses.filter((r) => r.statusCode === 400).length).toBeLessThanOrEqual(LOGIN_LIMITS.perAccount);
+    expect(guesses.filter((r) => r.statusCode === 429).length).toBeGreaterThanOrEqual(12 - LOGIN_LIMITS.perAccount);
+    const ok = await put(u, u.id, { password: 'Trocada#10', currentPassword: u.password }, '10.10.0.3');
+    expect(ok.statusCode).toBe(200);
+    expect((await login(u.email, 'Trocada#10', '10.10.0.9')).statusCode).toBe(200);
+    // An admin setting another user's password needs no current password (theirs or the user's).
+    expect((await put(admin, u.id, { password: 'Definida#10' })).statusCode).toBe(200);
+    expect((await login(u.email, 'Definida#10', '10.10.0.9')).statusCode).toBe(200);
+    // But an admin changing their own needs it too.
+    expect((await put(admin, admin.id, { password: 'Minha#Nova10' })).json().error).toBe('ERR_CURRENT_PASSWORD');
+  });
+});
+
 describe('R8 refresh tokens', () => {
   it('rotate on every use; a reused one revokes the whole session and closes its sockets', async () => {
     const u = await t.loginAs('admin');

@@ -5,7 +5,8 @@ import { z } from 'zod';
 import type { Kernel } from '../../kernel.ts';
 import { AppError } from '../../errors.ts';
 import type { Profile } from '../../sdk/types.ts';
-import { hashPassword, isStrongPassword } from './passwords.ts';
+import { hashPassword, isStrongPassword, verifyPassword } from './passwords.ts';
+import { loginSlots, throttleOf } from './auth-routes.ts';
 import { endUserSessions } from './sessions.ts';
 import { isValidEmail, normalizeEmail } from './validation.ts';
 import { PLATFORM_TENANT_ID } from './bootstrap.ts';
@@ -30,6 +31,8 @@ const userFields = {
   name: z.string().trim().min(1).max(120),
   email: z.string().trim().max(254),
   password: z.string().max(200),
+  /** Required when users change their own password (X1-10): a stolen session alone cannot take the account. */
+  currentPassword: z.string().max(500),
   profile: z.enum(['user', 'super', 'admin', 'superadmin']),
   queues: ids,
   whatsappAllowed: ids,
@@ -38,7 +41,7 @@ const userFields = {
   configs: configsSchema,
   active: z.boolean(),
 };
-const createBody = z.object(userFields).partial().required({ name: true, email: true, password: true }).strict();
+const createBody = z.object(userFields).omit({ currentPassword: true }).partial().required({ name: true, email: true, password: true }).strict();
 const updateBody = z.object(userFields).partial().strict();
 const listQuery = z.object({ searchParam: z.string().max(120).optional(), pageNumber: z.coerce.number().int().min(1).max(100_000).default(1) });
 
@@ -142,15 +145,33 @@ export async function userRoutes(app: FastifyInstance, kernel: Kernel) {
     }
   }
 
+  async function checkCurrentPassword(req: FastifyRequest, id: number, given: string | undefined): Promise<void> {
+    const row = (await pool.query<{ email: string; password_hash: string }>('SELECT lower(email) AS email, password_hash FROM users WHERE id = $1', [id])).rows[0];
+    if (!row) throw new AppError('ERR_NO_USER_FOUND');
+    const [fromHere, anySource] = loginSlots(row.email, req.ip);
+    const throttle = throttleOf(kernel);
+    const lock = await throttle.reserve([fromHere, anySource]);
+    if (lock) throw new AppError('ERR_LIMIT_MAX');
+    if (!given || !(await verifyPassword(row.password_hash, given))) {
+      await throttle.settle([fromHere, anySource]);
+      req.log.warn({ event: 'user.password_change_refused', user: id, ip: req.ip }, 'own password change with a wrong current password');
+      throw new AppError('ERR_CURRENT_PASSWORD');
+    }
+    await throttle.release([fromHere.key, anySource.key]);
+  }
+
   /** Updates a user. An admin (or the superadmin) may change anything; a user only their own name and password. */
   async function updateUser(req: FastifyRequest, tenantId: number, id: number, b: UpdateInput, asAdmin: boolean): Promise<UserRow> {
     const actor = req.principal!;
     const self = actor.userId === id && tenantId === actor.tenantId;
     if (!asAdmin) {
       if (!self) throw new AppError('ERR_NO_PERMISSION');
-      const allowed = new Set(['name', 'password', 'configs']);
+      const allowed = new Set(['name', 'password', 'currentPassword', 'configs']);
       if (Object.keys(b).some((k) => !allowed.has(k))) throw new AppError('ERR_NO_PERMISSION');
     }
+    // Changing one's own password takes the current one, whatever the profile (X1-10). Wrong guesses
+    // count against the login throttle of that account and source, so this is no side door for guessing.
+    if (self && b.password !== undefined) await checkCurrentPassword(req, id, b.currentPassword);
     const client = await pool.connect();
     let passwordChanged = false;
     let disabled = false;
@@ -217,7 +238,7 @@ export async function userRoutes(app: FastifyInstance, kernel: Kernel) {
     // A new password ends the other sessions; the user changing their own keeps the one they are using.
     else if (passwordChanged) await endUserSessions(kernel, tenantId, id, 'password_changed', self ? { except: actor.sid } : { bumpVersion: true });
     if (disabled) req.log.info({ event: 'user.disabled', user: id, tenant: tenantId, by: actor.userId }, 'user disabled: sessions ended');
-    req.log.info({ event: 'user.updated', user: id, tenant: tenantId, by: actor.userId, fields: Object.keys(b).filter((k) => k !== 'password') }, 'user updated');
+    req.log.info({ event: 'user.updated', user: id, tenant: tenantId, by: actor.userId, fields: Object.keys(b).filter((k) => k !== 'password' && k !== 'currentPassword') }, 'user updated');
     await publish(tenantId, 'user.updated', u);
     return u;
   }
