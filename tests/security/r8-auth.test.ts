@@ -165,6 +165,32 @@ describe('R8 own password', () => {
   });
 });
 
+describe('R8 enumeration', () => {
+  it('X1-13: signup with an address that has an account answers exactly like a new account, creates nothing, and tells the owner', async () => {
+    const plan = await t.sql.query(`INSERT INTO plans (name, value, users, connections, trial, trial_days) VALUES ('X1-13', 50, 2, 1, false, 0) RETURNING id`);
+    const planId = plan.rows[0].id;
+    const owner = await t.loginAs('admin');
+    const body = (email: string) => ({ name: 'Loja Curiosa', email, password: 'Senha#123', identity: '529.982.247-25', planId });
+    const fresh = await t.app.inject({ method: 'POST', url: '/api/signup', payload: body(`nova.${Date.now()}@lojacuriosa.com.br`), remoteAddress: '10.13.0.1' });
+    const taken = await t.app.inject({ method: 'POST', url: '/api/signup', payload: body(owner.email), remoteAddress: '10.13.0.2' });
+    expect(taken.statusCode).toBe(fresh.statusCode);
+    expect(Object.keys(taken.json()).sort()).toEqual(Object.keys(fresh.json()).sort());
+    expect(taken.json()).toEqual({ ...fresh.json(), email: owner.email });
+    // Nothing was created: the address still logs into the owner's tenant only.
+    const tenants = await t.sql.query(`SELECT count(*)::int AS n FROM users WHERE lower(email) = $1`, [owner.email]);
+    expect(tenants.rows[0].n).toBe(1);
+    const l = await login(owner.email, owner.password, '10.13.0.3');
+    expect(l.json().tenantId).toBe(owner.tenantId);
+    // The owner is told by mail.
+    const notice = await vi.waitFor(async () => {
+      const m = (await listOutbox(t.app.kernel.db.pool)).find((x) => x.to === owner.email && x.subject === 'Tentativa de cadastro com o seu e-mail');
+      expect(m).toBeTruthy();
+      return m!;
+    }, { timeout: 20_000, interval: 100 });
+    expect(notice.text).toContain('Nada foi criado');
+  });
+});
+
 describe('R8 refresh tokens', () => {
   it('rotate on every use; a reused one revokes the whole session and closes its sockets', async () => {
     const u = await t.loginAs('admin');

@@ -53,6 +53,9 @@ const RESET_LIMIT = { perAccount: 3, windowMs: 15 * 60_000 };
 const SIGNUP_LIMIT = { perIp: 10, windowMs: 3600_000 };
 export const RESET_TTL_MS = 3600_000;
 export const PASSWORD_RESET_JOB = 'identity.password_reset_mail';
+/** Tells an address's owner that someone tried to sign up with it (X1-13), instead of telling the one who tried. */
+export const ADDRESS_IN_USE_JOB = 'identity.address_in_use_notice';
+const NOTICE_LIMIT = { perAccount: 3, windowMs: 3600_000 };
 
 const VERSION = (() => {
   try {
@@ -221,6 +224,25 @@ export async function authRoutes(app: FastifyInstance, kernel: Kernel) {
     return { sent: result.delivered };
   }, { concurrency: 4 });
 
+  kernel.jobs.define<{ email: string }>(ADDRESS_IN_USE_JOB, async ({ email }, job) => {
+    const u = await pool.query<{ id: number; tenant_id: number; name: string; email: string }>(
+      `SELECT u.id, u.tenant_id, u.name, u.email FROM users u WHERE lower(u.email) = $1`,
+      [email],
+    );
+    const user = u.rows[0];
+    if (!user) return { sent: false };
+    const base = (kernel.config.publicUrl ?? `http://localhost:${kernel.config.port}`).replace(/\/$/, '');
+    const link = `${base}/#/login`;
+    const result = await mailer.send(user.tenant_id, {
+      to: user.email,
+      subject: 'Tentativa de cadastro com o seu e-mail',
+      text: `Olá, ${user.name}.\n\nAlguém tentou criar uma nova conta com este endereço de e-mail, que já tem uma conta conosco. Nada foi criado.\n\nSe foi você, entre com o seu e-mail e senha (ou use "Esqueci minha senha") em:\n\n${link}\n\nSe não foi você, ignore este e-mail.`,
+      html: `<p>Olá, ${escapeHtml(user.name)}.</p><p>Alguém tentou criar uma nova conta com este endereço de e-mail, que já tem uma conta conosco. Nada foi criado.</p><p>Se foi você, entre com o seu e-mail e senha (ou use "Esqueci minha senha") em:</p><p><a href="${link}">${link}</a></p><p>Se não foi você, ignore este e-mail.</p>`,
+    });
+    job.logger.info({ user: user.id, tenant: user.tenant_id, delivered: result.delivered }, 'address-in-use notice processed');
+    return { sent: result.delivered };
+  }, { concurrency: 2 });
+
   /**
    * Always answers the same 200 whether or not the address has an account: the
    * lookup and the mail happen in a job, so neither the answer nor its timing
@@ -302,16 +324,32 @@ export async function authRoutes(app: FastifyInstance, kernel: Kernel) {
       );
       await client.query('COMMIT');
       req.log.info({ event: 'tenant.signup', tenant: t.rows[0].id, user: u.rows[0].id, plan: p.id }, 'tenant created by signup');
-      return reply.status(201).send({ tenantId: t.rows[0].id, userId: u.rows[0].id, email, planId: p.id, trial: p.trial, trialEndsAt: t.rows[0].trial_ends_at?.toISOString() ?? null });
+      return reply.status(201).send(signupAnswer(email, p, t.rows[0].trial_ends_at));
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
-      if ((err as { code?: string }).code === '23505') throw new AppError('ERR_EMAIL_IN_USE');
+      if ((err as { code?: string; constraint?: string }).constraint === 'users_email_key') {
+        // The address has an account (in whatever tenant). Answering so would tell anyone which addresses
+        // are customers (X1-13): the answer is the one a new account gets, nothing is created, and the
+        // address's owner is told by mail instead (a few times an hour at most).
+        const notice = { key: `notice:acct:${email}`, limit: NOTICE_LIMIT.perAccount, windowMs: NOTICE_LIMIT.windowMs, lockMs: NOTICE_LIMIT.windowMs };
+        if (!(await throttle.reserve([notice]))) await kernel.jobs.enqueue(ADDRESS_IN_USE_JOB, { email }, { attempts: 3 });
+        req.log.warn({ event: 'tenant.signup_address_in_use', ip: req.ip }, 'signup with an address that has an account: owner notified');
+        return reply.status(201).send(signupAnswer(email, p, p.trial ? new Date(Date.now() + p.trial_days * 86_400_000) : null));
+      }
       req.log.error({ err: (err as Error).message }, 'signup failed');
       throw new AppError('ERR_CREATING_CLIENT');
     } finally {
       client.release();
     }
   });
+}
+
+/**
+ * What a signup answers. It names no tenant or user id: the same answer is given when the address
+ * already has an account and nothing was created (X1-13).
+ */
+function signupAnswer(email: string, p: { id: number; trial: boolean }, trialEndsAt: Date | null) {
+  return { email, planId: p.id, trial: p.trial, trialEndsAt: trialEndsAt?.toISOString() ?? null };
 }
 
 function escapeHtml(s: string): string {
