@@ -32,7 +32,7 @@ import { AppError } from './errors.ts';
 import { HookList, type Kernel } from './kernel.ts';
 import { KERNEL_MENUS } from './modules/access/menus.ts';
 import { kernelModules } from './modules/index.ts';
-import { installSecret } from './modules/identity/tokens.ts';
+import { installSecret, reloadRecipients } from './modules/identity/tokens.ts';
 import { LocalMediaStore } from './storage/local.ts';
 import { mountPlugin } from './plugins/context.ts';
 import { OutboundGuard } from './net/outbound.ts';
@@ -156,6 +156,7 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
   const realtime = new RealtimeHub(bus, cluster, logger.child({ mod: 'realtime' }));
   const presence = new Presence(db.pool, bus, logger.child({ mod: 'presence' }));
   realtime.setPresence(presence, OFFLINE_GRACE_MS);
+  realtime.setReloader((tenantId, userIds) => reloadRecipients(db.pool, tenantId, userIds));
   const defs = new Map(plugins.map((p) => [p.id, p]));
   const enablement = new PluginEnablement(db.pool, defs);
   const menus = new Map<string, Kernel['menus'] extends Map<string, infer V> ? V : never>();

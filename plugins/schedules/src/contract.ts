@@ -10,7 +10,7 @@ export const contract = defineContract({
   events: {
     'schedule.created': scheduled,
     'schedule.updated': scheduled,
-    'schedule.deleted': z.object({ id: z.string() }),
+    'schedule.deleted': z.object({ id: z.string(), ticketId: z.number().int().nullable().optional() }),
   },
 });
 
