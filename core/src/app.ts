@@ -157,6 +157,7 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
   const presence = new Presence(db.pool, bus, logger.child({ mod: 'presence' }));
   realtime.setPresence(presence, OFFLINE_GRACE_MS);
   realtime.setReloader((tenantId, userIds) => reloadRecipients(db.pool, tenantId, userIds));
+  realtime.setLimits({ perSession: config.wsMaxPerSession, perUser: config.wsMaxPerUser });
   const defs = new Map(plugins.map((p) => [p.id, p]));
   const enablement = new PluginEnablement(db.pool, defs);
   const menus = new Map<string, Kernel['menus'] extends Map<string, infer V> ? V : never>();

@@ -3,7 +3,7 @@
  * user's current queues and profile, scheduled-message events reach only who may see them,
  * and a user or session cannot open sockets without bound.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type Frame, type TestApp, type TestSocket, type TestUser } from '../../core/src/testing/index.ts';
 import { signSandbox } from '../../plugins/channel-sandbox/src/index.ts';
 
@@ -118,5 +118,47 @@ describe('R10 scheduled-message events', () => {
     await flush(b);
     expect(got(b, (f) => f.event.startsWith('schedule.'))).toBe(false);
     await Promise.all([a, b, c].map((s) => s.close()));
+  });
+});
+
+describe('R10 socket caps', () => {
+  it('X1-17: a session and a user hold at most the configured sockets; one more, even opened concurrently, is closed with 4008 and the reason', async () => {
+    const { wsMaxPerSession, wsMaxPerUser } = t.app.kernel.config;
+    const u = await t.loginAs('user', admin.tenantId);
+    // Concurrent upgrades on one session: exactly the cap stays open.
+    const socks = await Promise.all(Array.from({ length: wsMaxPerSession + 5 }, () => t.openSocket(u.token)));
+    const outcome = await Promise.all(socks.map((s) => Promise.race([s.next((f) => f.event === 'hello' || f.event === 'error').then((f) => f.event), s.closed.then(() => 'closed')])));
+    expect(outcome.filter((o) => o === 'hello').length).toBe(wsMaxPerSession);
+    const refused = socks.filter((_, i) => outcome[i] !== 'hello');
+    expect(refused.length).toBe(5);
+    for (const s of refused) {
+      const closed = await s.closed;
+      expect(closed.code).toBe(4008);
+      expect(s.frames.find((f) => f.event === 'error')).toMatchObject({ error: 'ERR_TOO_MANY_SOCKETS', message: 'Há conexões demais abertas para este usuário. Feche outras abas ou janelas.' });
+    }
+    // Closing one frees its place.
+    const open = socks.filter((_, i) => outcome[i] === 'hello');
+    const hub = t.app.kernel.realtime as unknown as { size: number };
+    const before = hub.size;
+    await open[0].close();
+    await vi.waitFor(() => expect(hub.size).toBe(before - 1));
+    const again = await t.openSocket(u.token);
+    await again.next((f) => f.event === 'hello');
+    // The per-user cap counts every session of the user.
+    const sessions: TestSocket[] = [];
+    let closedCode: number | undefined;
+    for (let i = 0; i < Math.ceil(wsMaxPerUser / wsMaxPerSession) + 1 && closedCode === undefined; i++) {
+      const l = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: u.email, password: u.password }, remoteAddress: `10.17.0.${i}` });
+      const token = l.json().token as string;
+      for (let k = 0; k < wsMaxPerSession && closedCode === undefined; k++) {
+        const s = await t.openSocket(token);
+        sessions.push(s);
+        const f = await Promise.race([s.next((x) => x.event === 'hello' || x.event === 'error').then((x) => x.event), s.closed.then(() => 'closed')]);
+        if (f !== 'hello') closedCode = (await s.closed).code;
+      }
+    }
+    expect(closedCode).toBe(4008);
+    expect(open.length - 1 + 1 + sessions.length - 1).toBe(wsMaxPerUser);
+    await Promise.all([...open.slice(1), again, ...sessions].map((s) => s.close()));
   });
 });

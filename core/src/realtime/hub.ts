@@ -1,6 +1,7 @@
 import type { WebSocket } from 'ws';
 import type { Logger } from 'pino';
 import type { ClusterPort } from '../events/cluster.ts';
+import { formatError } from '../errors.ts';
 import type { DeliveredEvent, EventBusPort, Principal, RealtimePort } from '../sdk/types.ts';
 
 export interface Recipient extends Principal {
@@ -34,6 +35,9 @@ export type RecipientReloader = (tenantId: number, userIds: number[] | undefined
  */
 const RELOAD_ON = new Set(['user.updated', 'user.deleted', 'queue.updated', 'queue.deleted', 'settings.updated', 'tenant.updated', 'plugin.settings_updated']);
 
+/** Close code of a socket refused because its session or user already holds the most allowed (X1-17). */
+export const TOO_MANY_SOCKETS_CODE = 4008;
+
 /** Cluster topic: end some sockets on every node (a session revoked, a user deactivated). */
 const SESSION_ENDED_TOPIC = '_kernel:session_ended';
 
@@ -59,6 +63,7 @@ export class RealtimeHub implements RealtimePort {
   private readonly userSockets = new Map<string, number>();
   private readonly offlineTimers = new Map<string, NodeJS.Timeout>();
   private reloader?: RecipientReloader;
+  private limits = { perSession: Number.MAX_SAFE_INTEGER, perUser: Number.MAX_SAFE_INTEGER };
   private presence?: { set(tenantId: number, userId: number, sockets: number): Promise<void> };
   private offlineGraceMs = 3000;
   private delivering: Promise<void> = Promise.resolve();
@@ -122,6 +127,11 @@ export class RealtimeHub implements RealtimePort {
       timer.unref();
       this.offlineTimers.set(key, timer);
     }
+  }
+
+  /** Caps on open sockets per session and per user on this node (X1-17). */
+  setLimits(limits: { perSession: number; perUser: number }): void {
+    this.limits = { ...limits };
   }
 
   setReloader(fn: RecipientReloader): void {
@@ -190,6 +200,20 @@ export class RealtimeHub implements RealtimePort {
   }
 
   async attach(ws: WebSocket, who: Recipient, resume: { epoch?: string; since?: number }): Promise<void> {
+    // Counted and registered in one synchronous step, so concurrent upgrades cannot all slip under the cap.
+    let perSession = 0;
+    let perUser = 0;
+    for (const c of this.byTenant.get(who.tenantId) ?? []) {
+      if (c.who.userId !== who.userId) continue;
+      perUser += 1;
+      if (who.sid && c.who.sid === who.sid) perSession += 1;
+    }
+    if (perSession >= this.limits.perSession || perUser >= this.limits.perUser) {
+      this.logger.warn({ event: 'realtime.too_many_sockets', tenant: who.tenantId, user: who.userId, perSession, perUser }, 'socket refused: too many open');
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event: 'error', error: 'ERR_TOO_MANY_SOCKETS', message: formatError('ERR_TOO_MANY_SOCKETS', 'pt') }));
+      ws.close(TOO_MANY_SOCKETS_CODE, 'too many sockets');
+      return;
+    }
     const conn: Conn = { ws, who, rooms: new Set(RealtimeHub.baseRooms(who)), alive: true };
     let set = this.byTenant.get(who.tenantId);
     if (!set) this.byTenant.set(who.tenantId, (set = new Set()));
