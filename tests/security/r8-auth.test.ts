@@ -191,6 +191,39 @@ describe('R8 enumeration', () => {
   });
 });
 
+describe('R8 enumeration (user creation)', () => {
+  it("X1-13: an admin adding a user whose address another tenant holds gets a new user's answer; each logs in with their own password; the owner is told", async () => {
+    const owner = await t.loginAs('admin');
+    const adminB = await t.loginAs('admin');
+    const create = (email: string) => t.app.inject({ method: 'POST', url: '/api/users', headers: adminB.headers, payload: { name: 'Novo Agente', email, password: 'Agente#13', profile: 'user' } });
+    const free = await create(`livre.${Date.now()}@teste.com.br`);
+    const held = await create(owner.email.toUpperCase());
+    expect(held.statusCode).toBe(free.statusCode);
+    expect(Object.keys(held.json()).sort()).toEqual(Object.keys(free.json()).sort());
+    expect(held.json()).toMatchObject({ email: owner.email, profile: 'user', active: true });
+    // Tenant B's user logs into tenant B with B's password; the owner into their own tenant with theirs.
+    const asB = await login(owner.email, 'Agente#13', '10.13.1.1');
+    expect(asB.statusCode).toBe(200);
+    expect(asB.json()).toMatchObject({ tenantId: adminB.tenantId, userId: held.json().id });
+    const asOwner = await login(owner.email, owner.password, '10.13.1.2');
+    expect(asOwner.json()).toMatchObject({ tenantId: owner.tenantId, userId: owner.id });
+    // Editing another user's address onto the owner's answers the same as any other address.
+    const adminC = await t.loginAs('admin');
+    const other = await t.loginAs('user', adminC.tenantId);
+    const moved = await t.app.inject({ method: 'PUT', url: `/api/users/${other.id}`, headers: adminC.headers, payload: { email: owner.email } });
+    expect(moved.statusCode).toBe(200);
+    expect(moved.json().email).toBe(owner.email);
+    // An address already in the admin's own tenant is still refused: they see that user in their list.
+    expect((await create(owner.email)).json().error).toBe('ERR_EMAIL_IN_USE');
+    const notice = await vi.waitFor(async () => {
+      const m = (await listOutbox(t.app.kernel.db.pool)).find((x) => x.to === owner.email && x.subject === 'Seu e-mail foi informado em outra empresa');
+      expect(m).toBeTruthy();
+      return m!;
+    }, { timeout: 20_000, interval: 100 });
+    expect(notice.tenantId).toBe(owner.tenantId);
+  });
+});
+
 describe('R8 refresh tokens', () => {
   it('rotate on every use; a reused one revokes the whole session and closes its sockets', async () => {
     const u = await t.loginAs('admin');

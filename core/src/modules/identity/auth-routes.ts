@@ -120,6 +120,12 @@ const signupBody = z
   })
   .strict();
 
+/** Tells the owner of an address that it was given elsewhere (X1-13), a few times an hour at most. */
+export async function noticeAddressInUse(kernel: Kernel, email: string, reason: 'signup' | 'user'): Promise<void> {
+  const notice = { key: `notice:acct:${email}`, limit: NOTICE_LIMIT.perAccount, windowMs: NOTICE_LIMIT.windowMs, lockMs: NOTICE_LIMIT.windowMs };
+  if (!(await throttleOf(kernel).reserve([notice]))) await kernel.jobs.enqueue(ADDRESS_IN_USE_JOB, { email, reason }, { attempts: 3 });
+}
+
 export async function authRoutes(app: FastifyInstance, kernel: Kernel) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const pool = kernel.db.pool;
@@ -157,13 +163,25 @@ export async function authRoutes(app: FastifyInstance, kernel: Kernel) {
       req.log.warn({ event: 'auth.login_throttled', email, ip }, 'login refused: too many attempts');
       tooMany(reply, lock);
     }
+    // The address's own login first, then rows other tenants' admins gave the same address (X1-13): each
+    // of those logs in with its own password, so creating one tells its admin nothing about the owner.
     const found = await pool.query<LoginRow>(
-      `SELECT ${USER_COLS}, u.password_hash, t.status AS tenant_status FROM users u JOIN tenants t ON t.id = u.tenant_id WHERE lower(u.email) = $1`,
+      `SELECT ${USER_COLS}, u.password_hash, t.status AS tenant_status FROM users u JOIN tenants t ON t.id = u.tenant_id
+        WHERE lower(u.email) = $1 ORDER BY u.email_held_elsewhere, u.id LIMIT 10`,
       [email],
     );
-    const user = found.rows[0];
+    let user: LoginRow | undefined;
+    let ok = false;
+    for (const row of found.rows) {
+      if (await verifyPassword(row.password_hash, req.body.password)) {
+        user = row;
+        ok = true;
+        break;
+      }
+    }
+    user ??= found.rows[0];
     // An unknown address costs one hash verification too, so timing does not tell which accounts exist.
-    const ok = user ? await verifyPassword(user.password_hash, req.body.password) : (await verifyPassword(await dummyHash(), req.body.password), false);
+    if (!found.rows.length) await verifyPassword(await dummyHash(), req.body.password);
     if (!ok || !user!.active) {
       await throttle.settle(slots);
       req.log.warn({ event: 'auth.login_failed', email, ip, tenant: user?.tenant_id, reason: !user ? 'unknown_account' : !ok ? 'wrong_password' : 'user_disabled' }, 'login failed');
@@ -203,7 +221,7 @@ export async function authRoutes(app: FastifyInstance, kernel: Kernel) {
   // ---- password recovery ----
   kernel.jobs.define<{ email: string }>(PASSWORD_RESET_JOB, async ({ email }, job) => {
     const u = await pool.query<{ id: number; tenant_id: number; name: string; email: string }>(
-      `SELECT u.id, u.tenant_id, u.name, u.email FROM users u JOIN tenants t ON t.id = u.tenant_id WHERE lower(u.email) = $1 AND u.active AND t.status = 'active'`,
+      `SELECT u.id, u.tenant_id, u.name, u.email FROM users u JOIN tenants t ON t.id = u.tenant_id WHERE lower(u.email) = $1 AND NOT u.email_held_elsewhere AND u.active AND t.status = 'active'`,
       [email],
     );
     const user = u.rows[0];
@@ -224,15 +242,25 @@ export async function authRoutes(app: FastifyInstance, kernel: Kernel) {
     return { sent: result.delivered };
   }, { concurrency: 4 });
 
-  kernel.jobs.define<{ email: string }>(ADDRESS_IN_USE_JOB, async ({ email }, job) => {
+  kernel.jobs.define<{ email: string; reason?: 'signup' | 'user' }>(ADDRESS_IN_USE_JOB, async ({ email, reason = 'signup' }, job) => {
     const u = await pool.query<{ id: number; tenant_id: number; name: string; email: string }>(
-      `SELECT u.id, u.tenant_id, u.name, u.email FROM users u WHERE lower(u.email) = $1`,
+      `SELECT u.id, u.tenant_id, u.name, u.email FROM users u WHERE lower(u.email) = $1 AND NOT u.email_held_elsewhere`,
       [email],
     );
     const user = u.rows[0];
     if (!user) return { sent: false };
     const base = (kernel.config.publicUrl ?? `http://localhost:${kernel.config.port}`).replace(/\/$/, '');
     const link = `${base}/#/login`;
+    if (reason === 'user') {
+      const sent = await mailer.send(user.tenant_id, {
+        to: user.email,
+        subject: 'Seu e-mail foi informado em outra empresa',
+        text: `Olá, ${user.name}.\n\nO administrador de outra empresa cadastrou este endereço de e-mail para um usuário. Esse cadastro não dá acesso à sua conta, e nada mudou nela.\n\nSe você não esperava isso, ignore este e-mail.`,
+        html: `<p>Olá, ${escapeHtml(user.name)}.</p><p>O administrador de outra empresa cadastrou este endereço de e-mail para um usuário. Esse cadastro não dá acesso à sua conta, e nada mudou nela.</p><p>Se você não esperava isso, ignore este e-mail.</p>`,
+      });
+      job.logger.info({ user: user.id, tenant: user.tenant_id, delivered: sent.delivered }, 'address-in-use notice processed');
+      return { sent: sent.delivered };
+    }
     const result = await mailer.send(user.tenant_id, {
       to: user.email,
       subject: 'Tentativa de cadastro com o seu e-mail',
@@ -331,8 +359,7 @@ export async function authRoutes(app: FastifyInstance, kernel: Kernel) {
         // The address has an account (in whatever tenant). Answering so would tell anyone which addresses
         // are customers (X1-13): the answer is the one a new account gets, nothing is created, and the
         // address's owner is told by mail instead (a few times an hour at most).
-        const notice = { key: `notice:acct:${email}`, limit: NOTICE_LIMIT.perAccount, windowMs: NOTICE_LIMIT.windowMs, lockMs: NOTICE_LIMIT.windowMs };
-        if (!(await throttle.reserve([notice]))) await kernel.jobs.enqueue(ADDRESS_IN_USE_JOB, { email }, { attempts: 3 });
+        await noticeAddressInUse(kernel, email, 'signup');
         req.log.warn({ event: 'tenant.signup_address_in_use', ip: req.ip }, 'signup with an address that has an account: owner notified');
         return reply.status(201).send(signupAnswer(email, p, p.trial ? new Date(Date.now() + p.trial_days * 86_400_000) : null));
       }

@@ -6,7 +6,7 @@ import type { Kernel } from '../../kernel.ts';
 import { AppError } from '../../errors.ts';
 import type { Profile } from '../../sdk/types.ts';
 import { hashPassword, isStrongPassword, verifyPassword } from './passwords.ts';
-import { loginSlots, throttleOf } from './auth-routes.ts';
+import { loginSlots, noticeAddressInUse, throttleOf } from './auth-routes.ts';
 import { endUserSessions } from './sessions.ts';
 import { isValidEmail, normalizeEmail } from './validation.ts';
 import { PLATFORM_TENANT_ID } from './bootstrap.ts';
@@ -108,6 +108,22 @@ export async function userRoutes(app: FastifyInstance, kernel: Kernel) {
     return r.rows[0].n;
   }
 
+  /**
+   * Runs a user insert or update that sets an address; when another tenant's login holds the address,
+   * runs it again with the row flagged (X1-13), so the admin gets the same answer as for a free address
+   * and learns nothing about other tenants. An address taken in the same tenant stays ERR_EMAIL_IN_USE.
+   */
+  async function heldElsewhereRetry(client: pg.PoolClient, run: (held: boolean) => Promise<pg.QueryResult<UserRow>>): Promise<{ rows: UserRow[]; held: boolean }> {
+    await client.query('SAVEPOINT set_email');
+    try {
+      return { rows: (await run(false)).rows, held: false };
+    } catch (err) {
+      if ((err as { constraint?: string }).constraint !== 'users_email_key') throw err;
+      await client.query('ROLLBACK TO SAVEPOINT set_email');
+      return { rows: (await run(true)).rows, held: true };
+    }
+  }
+
   /** Creates a user under the tenant's user limit; the tenant row lock makes concurrent creations respect it. */
   async function createUser(req: FastifyRequest, tenantId: number, b: CreateInput): Promise<UserRow> {
     const actor = req.principal!;
@@ -127,12 +143,14 @@ export async function userRoutes(app: FastifyInstance, kernel: Kernel) {
       if (n.rows[0].n >= t.rows[0].max_users) throw new AppError('ERR_USER_LIMIT');
       await assertOwned(client, 'queues', tenantId, b.queues);
       await assertOwned(client, 'channels', tenantId, b.whatsappAllowed);
-      const u = await client.query<UserRow>(
-        `INSERT INTO users AS u (tenant_id, name, email, password_hash, profile, queues, whatsapp_allowed, block_wavoip, menus, configs, active)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${COLS}`,
-        [tenantId, b.name, email, passwordHash, profile, JSON.stringify(b.queues ?? []), JSON.stringify(b.whatsappAllowed ?? []), b.blockWavoip ?? false, JSON.stringify(b.menus ?? {}), JSON.stringify(b.configs ?? {}), b.active ?? true],
+      const insert = (held: boolean) => client.query<UserRow>(
+        `INSERT INTO users AS u (tenant_id, name, email, password_hash, profile, queues, whatsapp_allowed, block_wavoip, menus, configs, active, email_held_elsewhere)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING ${COLS}`,
+        [tenantId, b.name, email, passwordHash, profile, JSON.stringify(b.queues ?? []), JSON.stringify(b.whatsappAllowed ?? []), b.blockWavoip ?? false, JSON.stringify(b.menus ?? {}), JSON.stringify(b.configs ?? {}), b.active ?? true, held],
       );
+      const u = await heldElsewhereRetry(client, insert);
       await client.query('COMMIT');
+      if (u.held) await noticeAddressInUse(kernel, email, 'user').catch((err) => req.log.warn({ err: (err as Error).message }, 'address-in-use notice not queued'));
       req.log.info({ event: 'user.created', user: u.rows[0].id, tenant: tenantId, by: actor.userId }, 'user created');
       await publish(tenantId, 'user.created', u.rows[0]);
       return u.rows[0];
@@ -190,6 +208,7 @@ export async function userRoutes(app: FastifyInstance, kernel: Kernel) {
       await assertOwned(client, 'channels', tenantId, b.whatsappAllowed);
       const sets: string[] = [];
       const params: unknown[] = [];
+      let heldParam = -1;
       const set = (col: string, v: unknown, cast = '') => {
         params.push(v);
         sets.push(`${col} = $${params.length}${cast}`);
@@ -199,6 +218,9 @@ export async function userRoutes(app: FastifyInstance, kernel: Kernel) {
         const email = normalizeEmail(b.email);
         if (!isValidEmail(email)) throw new AppError('ERR_INVALID_EMAIL');
         set('email', email);
+        // Flipped to true below when another tenant holds the address (X1-13).
+        set('email_held_elsewhere', false);
+        heldParam = params.length - 1;
       }
       if (b.password !== undefined) {
         if (!isStrongPassword(b.password)) throw new AppError('ERR_WEAK_PASSWORD');
@@ -223,9 +245,14 @@ export async function userRoutes(app: FastifyInstance, kernel: Kernel) {
         return cur;
       }
       params.push(id, tenantId);
-      const res = await client.query<UserRow>(`UPDATE users AS u SET ${sets.join(', ')}, updated_at = now() WHERE u.id = $${params.length - 1} AND u.tenant_id = $${params.length} RETURNING ${COLS}`, params);
+      const update = (held: boolean) => {
+        if (heldParam >= 0) params[heldParam] = held;
+        return client.query<UserRow>(`UPDATE users AS u SET ${sets.join(', ')}, updated_at = now() WHERE u.id = $${params.length - 1} AND u.tenant_id = $${params.length} RETURNING ${COLS}`, params);
+      };
+      const res = heldParam >= 0 ? await heldElsewhereRetry(client, update) : { rows: (await update(false)).rows, held: false };
       u = res.rows[0];
       await client.query('COMMIT');
+      if (res.held) await noticeAddressInUse(kernel, normalizeEmail(b.email!), 'user').catch((err) => req.log.warn({ err: (err as Error).message }, 'address-in-use notice not queued'));
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
       if ((err as { code?: string }).code === '23505') throw new AppError('ERR_EMAIL_IN_USE');
