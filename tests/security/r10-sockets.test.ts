@@ -37,7 +37,7 @@ async function flush(...socks: TestSocket[]): Promise<void> {
 const got = (s: TestSocket, match: (f: Frame) => boolean) => s.frames.some(match);
 
 beforeAll(async () => {
-  t = await createTestApp({ plugins: ['schedules', 'channel-sandbox'] });
+  t = await createTestApp({ plugins: ['schedules', 'channel-sandbox', 'birthdays'] });
   admin = await t.loginAs('admin');
   const ch = await inject(admin, 'POST', '/api/channels', { type: 'sandbox', name: 'Sandbox' });
   expect(ch.statusCode).toBe(201);
@@ -118,6 +118,21 @@ describe('R10 scheduled-message events', () => {
     await flush(b);
     expect(got(b, (f) => f.event.startsWith('schedule.'))).toBe(false);
     await Promise.all([a, b, c].map((s) => s.close()));
+  });
+});
+
+describe('R10 screen events', () => {
+  it('X1-8: birthday send results (contact names and numbers) reach the birthdays screen users only', async () => {
+    const agent = await t.loginAs('user', admin.tenantId);
+    const sup = await t.loginAs('super', admin.tenantId);
+    const [a, s] = await Promise.all([t.openSocket(agent.token), t.openSocket(sup.token)]);
+    await Promise.all([a, s].map((x) => x.next((f) => f.event === 'hello')));
+    const res = await inject(admin, 'POST', '/api/messages/sendBirthday', {});
+    expect(res.statusCode).toBe(200);
+    await s.next((f) => f.event === 'birthday.sent');
+    await flush(a);
+    expect(got(a, (f) => f.event === 'birthday.sent')).toBe(false);
+    await Promise.all([a.close(), s.close()]);
   });
 });
 

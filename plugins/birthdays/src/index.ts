@@ -104,6 +104,8 @@ export default definePlugin({
   ui: true,
   async register(ctx) {
     const access = { config: { access: { menu: 'birthdays' } } };
+    // The send results name contacts and numbers: only users of the birthdays screen receive them (same rule as X1-8).
+    ctx.realtime.addVisibilityFilter('birthday.sent', (who) => ctx.visibility.mayUseMenu(who, 'birthdays'));
 
     ctx.jobs.define<Record<string, never>>('hourly', async () => {
       let sent = 0;
