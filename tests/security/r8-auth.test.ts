@@ -6,7 +6,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../core/src/testing/index.ts';
-import { LOGIN_LIMITS, PASSWORD_RESET_JOB, loginSlots } from '../../core/src/modules/identity/auth-routes.ts';
+import { LOGIN_LIMITS, PASSWORD_RESET_JOB, loginSlots, sourceOf } from '../../core/src/modules/identity/auth-routes.ts';
 import { listOutbox } from '../../core/src/modules/mail/mailer.ts';
 
 let t: TestApp;
@@ -121,6 +121,16 @@ describe('R8 brute force', () => {
     const reset = await t.app.inject({ method: 'POST', url: '/api/reset-password', payload: { token, password: 'Nova#Senha14' }, remoteAddress: '10.14.8.8' });
     expect(reset.statusCode).toBe(200);
     expect((await login(u.email, 'Nova#Senha14', '10.14.8.8')).statusCode).toBe(200);
+  });
+
+  it('X1-14: a source is an IPv4 address (mapped or not) or an IPv6 /64, so rotating addresses inside one /64 counts as one source', async () => {
+    expect(sourceOf('::ffff:10.14.0.1')).toBe('10.14.0.1');
+    expect(sourceOf('2001:db8:1:2:aaaa:bbbb:cccc:dddd')).toBe(sourceOf('2001:0db8:0001:0002::1'));
+    expect(sourceOf('2001:db8:1:2::1')).not.toBe(sourceOf('2001:db8:1:3::1'));
+    const u = await t.loginAs('user');
+    for (let i = 0; i < LOGIN_LIMITS.perAccount; i++) expect((await login(u.email, 'Errada#1', `2001:db8:14:1::${i + 1}`)).statusCode).toBe(401);
+    expect((await login(u.email, u.password, '2001:db8:14:1::ffff')).statusCode).toBe(429);
+    expect((await login(u.email, u.password, '2001:db8:14:2::1')).statusCode).toBe(200);
   });
 
   it('X1-18: login and refresh answers tell browsers and proxies not to keep them', async () => {
