@@ -32,7 +32,7 @@ import { AppError } from './errors.ts';
 import { HookList, type Kernel } from './kernel.ts';
 import { KERNEL_MENUS } from './modules/access/menus.ts';
 import { kernelModules } from './modules/index.ts';
-import { installSecret } from './modules/identity/tokens.ts';
+import { installSecret, reloadRecipients } from './modules/identity/tokens.ts';
 import { LocalMediaStore } from './storage/local.ts';
 import { mountPlugin } from './plugins/context.ts';
 import { OutboundGuard } from './net/outbound.ts';
@@ -156,6 +156,8 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
   const realtime = new RealtimeHub(bus, cluster, logger.child({ mod: 'realtime' }));
   const presence = new Presence(db.pool, bus, logger.child({ mod: 'presence' }));
   realtime.setPresence(presence, OFFLINE_GRACE_MS);
+  realtime.setReloader((tenantId, userIds) => reloadRecipients(db.pool, tenantId, userIds));
+  realtime.setLimits({ perSession: config.wsMaxPerSession, perUser: config.wsMaxPerUser });
   const defs = new Map(plugins.map((p) => [p.id, p]));
   const enablement = new PluginEnablement(db.pool, defs);
   const menus = new Map<string, Kernel['menus'] extends Map<string, infer V> ? V : never>();
@@ -247,6 +249,9 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
   });
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    // API answers are per user and often carry tokens or personal data (X1-18): no browser or
+    // shared proxy keeps them, unless the route chose its own policy (media, static files).
+    if (req.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
   installErrorHandler(app);
   // JSON bodies: Fastify's own parser (prototype-poisoning safe), keeping the raw bytes on

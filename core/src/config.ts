@@ -47,6 +47,9 @@ export const configSchema = z.object({
   ATENDE_RATE_LIMIT_TENANT: z.coerce.number().int().min(0).max(10_000_000).default(3000),
   /** Requests per minute per client address for calls without a session (login, signup, reset…); 0 turns it off. */
   ATENDE_RATE_LIMIT_IP: z.coerce.number().int().min(0).max(10_000_000).default(600),
+  /** Open sockets one session (a browser's tabs share it) and one user may hold on a node; past it the new one is closed with 4008. */
+  ATENDE_WS_MAX_PER_SESSION: z.coerce.number().int().min(1).max(10_000).default(20),
+  ATENDE_WS_MAX_PER_USER: z.coerce.number().int().min(1).max(10_000).default(50),
   SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
   /**
    * Hosts and address ranges tenant-configured destinations may reach although they are not
@@ -96,6 +99,9 @@ export interface AtendeConfig {
   /** General API rate limits, requests per minute (0 = off): per tenant and address, and per address without a session. */
   rateLimitTenant: number;
   rateLimitIp: number;
+  /** Socket caps per session and per user, per node (X1-17). */
+  wsMaxPerSession: number;
+  wsMaxPerUser: number;
   /**
    * Every answer is checked against its route's response schema before it leaves;
    * with `strictResponses` (the test kit sets it) a mismatch is a 500 so tests
@@ -154,6 +160,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     apiDocs: c.ATENDE_API_DOCS,
     rateLimitTenant: c.ATENDE_RATE_LIMIT_TENANT,
     rateLimitIp: c.ATENDE_RATE_LIMIT_IP,
+    wsMaxPerSession: c.ATENDE_WS_MAX_PER_SESSION,
+    wsMaxPerUser: c.ATENDE_WS_MAX_PER_USER,
     outboundAllow: (c.ATENDE_OUTBOUND_ALLOW ?? '').split(',').map((x) => x.trim()).filter(Boolean),
     trustProxy: !c.TRUST_PROXY ? false : /^\d+$/.test(c.TRUST_PROXY) ? Number(c.TRUST_PROXY) : c.TRUST_PROXY.split(',').map((x) => x.trim()).filter(Boolean),
     rootDir,

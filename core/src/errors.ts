@@ -53,6 +53,8 @@ export const ERRORS = {
   ERR_INVALID_EMAIL: e(400, 'E-mail inválido', 'Invalid email'),
   ERR_WEAK_PASSWORD: e(400, 'A senha deve ter pelo menos 7 caracteres, com letras, números e um caractere especial', 'The password must have at least 7 characters with letters, numbers and a special character'),
   ERR_CREATING_CLIENT: e(400, 'Erro ao criar cliente', 'Error creating the customer'),
+  ERR_TOO_MANY_SOCKETS: e(429, 'Há conexões demais abertas para este usuário. Feche outras abas ou janelas.', 'Too many connections are open for this user. Close other tabs or windows.'),
+  ERR_CURRENT_PASSWORD: e(400, 'A senha atual está incorreta', 'The current password is incorrect'),
   ERR_PASSWORDS_MISMATCH: e(400, 'As senhas não coincidem', 'The passwords do not match'),
   ERR_PASSWORD_RESET_REQUEST: e(400, 'Erro ao solicitar redefinição de senha.', 'Error requesting a password reset.'),
   ERR_RESET_PASSWORD: e(400, 'Erro ao redefinir a senha.', 'Error resetting the password.'),

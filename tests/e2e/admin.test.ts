@@ -157,6 +157,26 @@ run('admin screens in the browser', () => {
     await page.context().close();
   }, 60_000);
 
+  it('X1-10: an admin changing their own password in the users drawer is asked for the current one', async () => {
+    const admin = await t.loginAs('admin');
+    const page = await login(admin);
+    await page.goto(`${base}/#/usuarios`);
+    const row = page.getByRole('row').filter({ hasText: admin.email });
+    await row.getByRole('button', { name: 'Editar' }).click();
+    const form = page.getByRole('form', { name: 'Formulário do usuário' });
+    expect(await form.getByLabel('Senha atual').count()).toBe(0);
+    await form.getByLabel('Senha', { exact: true }).fill('Nova#Senha10');
+    await form.getByLabel('Senha atual').fill('Errada#10');
+    await form.getByRole('button', { name: 'Salvar' }).click();
+    await form.getByText('A senha atual está incorreta').waitFor();
+    await form.getByLabel('Senha atual').fill(admin.password);
+    await form.getByRole('button', { name: 'Salvar' }).click();
+    await form.waitFor({ state: 'detached' });
+    const relog = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: admin.email, password: 'Nova#Senha10' }, remoteAddress: '10.10.9.9' });
+    expect(relog.statusCode).toBe(200);
+    await page.context().close();
+  });
+
   it('screens of the other admin areas render with data (screenshots)', async () => {
     const admin = await t.loginAs('admin');
     const h = admin.headers;

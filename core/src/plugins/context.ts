@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kernel } from '../kernel.ts';
-import type { PluginContext, PluginDefinition, RecordExtension } from '../sdk/types.ts';
+import type { PluginContext, PluginDefinition, Principal, RecordExtension } from '../sdk/types.ts';
+import { menuAllowed, type AccessSubject } from '../modules/access/menus.ts';
+import { viewerCanSee } from '../modules/conversations/visibility.ts';
+import { loadTicket } from '../modules/conversations/ingest.ts';
 import { AppError, registerPluginErrors } from '../errors.ts';
 import { ingestInbound, applyAck } from '../modules/conversations/ingest.ts';
 import { findChannel, setChannelStatus, channelRuntime } from '../modules/conversations/channels.ts';
@@ -147,6 +150,18 @@ export function makePluginContext(http: FastifyInstance, api: FastifyInstance, k
     tenants: read.tenants,
     queues: read.queues,
     tickets: read.tickets,
+    visibility: {
+      mayUseMenu: (who, menuKey) => {
+        const menu = kernel.menus.get(menuKey);
+        // Recipients and principals carry the access fields at run time (identity/tokens.ts ResolvedPrincipal).
+        const s = who as Partial<AccessSubject> & Principal;
+        return !!menu && !!s.userMenus && !!s.tenantMenus && menuAllowed(menu, { profile: s.profile, userMenus: s.userMenus, tenantMenus: s.tenantMenus, tenantBlocked: !!s.tenantBlocked, supervisorDemoted: s.supervisorDemoted });
+      },
+      maySeeTicket: async (who, ticketId) => {
+        const t = await loadTicket(kernel, who.tenantId, ticketId);
+        return !!t && (await viewerCanSee(kernel, who, t));
+      },
+    },
     templates: {
       render: (tenantId, template, target) => renderFor(kernel.db.pool, tenantId, template, target, kernel.templateProviders),
       provide: (variable, provider) => {

@@ -1,6 +1,7 @@
 import type { WebSocket } from 'ws';
 import type { Logger } from 'pino';
 import type { ClusterPort } from '../events/cluster.ts';
+import { formatError } from '../errors.ts';
 import type { DeliveredEvent, EventBusPort, Principal, RealtimePort } from '../sdk/types.ts';
 
 export interface Recipient extends Principal {
@@ -19,6 +20,23 @@ type VisibilityFilter = (recipient: Recipient, data: any) => boolean | Promise<b
 /** What a recipient gets instead of an event it may not see (e.g. `ticket.removed` so its list drops the row). */
 type RejectFrame = (data: any) => { event: string; data: unknown } | undefined;
 type RoomAuthorizer = (recipient: Recipient, id: string) => Promise<boolean>;
+
+/**
+ * Re-reads, for open sockets, what their visibility depends on (profile, queues, menus, settings):
+ * the new view of each user of the tenant (all of them when `userIds` is undefined); a user
+ * missing from the answer may no longer see anything (deleted, disabled).
+ */
+export type RecipientReloader = (tenantId: number, userIds: number[] | undefined) => Promise<Map<number, Omit<Recipient, 'sid'>>>;
+
+/**
+ * Events after which open sockets re-read who they belong to (X1-5): a socket must not keep the
+ * queues or profile it had at connect once an admin changed them, nor outlive a queue or setting.
+ * `user.*` events concern one user (`data.id`); the others the whole tenant.
+ */
+const RELOAD_ON = new Set(['user.updated', 'user.deleted', 'queue.updated', 'queue.deleted', 'settings.updated', 'tenant.updated', 'plugin.settings_updated']);
+
+/** Close code of a socket refused because its session or user already holds the most allowed (X1-17). */
+export const TOO_MANY_SOCKETS_CODE = 4008;
 
 /** Cluster topic: end some sockets on every node (a session revoked, a user deactivated). */
 const SESSION_ENDED_TOPIC = '_kernel:session_ended';
@@ -44,6 +62,8 @@ export class RealtimeHub implements RealtimePort {
   /** Open sockets per `tenant:user` on this node, and the pending "went offline" checks (see presence.ts). */
   private readonly userSockets = new Map<string, number>();
   private readonly offlineTimers = new Map<string, NodeJS.Timeout>();
+  private reloader?: RecipientReloader;
+  private limits = { perSession: Number.MAX_SAFE_INTEGER, perUser: Number.MAX_SAFE_INTEGER };
   private presence?: { set(tenantId: number, userId: number, sockets: number): Promise<void> };
   private offlineGraceMs = 3000;
   private delivering: Promise<void> = Promise.resolve();
@@ -109,6 +129,53 @@ export class RealtimeHub implements RealtimePort {
     }
   }
 
+  /** Caps on open sockets per session and per user on this node (X1-17). */
+  setLimits(limits: { perSession: number; perUser: number }): void {
+    this.limits = { ...limits };
+  }
+
+  setReloader(fn: RecipientReloader): void {
+    this.reloader = fn;
+  }
+
+  private static baseRooms(who: Recipient): string[] {
+    return ['tenant', `user:${who.userId}`, ...who.queues.map((q) => `queue:${q}`)];
+  }
+
+  /**
+   * Brings the open sockets concerned by a change up to date before the change's own event
+   * (and any later one) is delivered: their principal, their queue rooms, and the rooms they
+   * joined, which are authorized again. A socket whose user is gone is ended.
+   */
+  private async reload(e: DeliveredEvent): Promise<void> {
+    const set = this.byTenant.get(e.tenantId);
+    if (!set || !this.reloader) return;
+    const userId = e.event.startsWith('user.') ? Number((e.data as { id?: unknown })?.id) : undefined;
+    if (userId !== undefined && !Number.isInteger(userId)) return;
+    const conns = [...set].filter((c) => userId === undefined || c.who.userId === userId);
+    if (!conns.length) return;
+    const fresh = await this.reloader(e.tenantId, userId === undefined ? undefined : [userId]);
+    for (const c of conns) {
+      const now = fresh.get(c.who.userId);
+      if (!now) {
+        this.send(c, { event: 'session.ended' });
+        c.ws.close(4001, 'session ended');
+        set.delete(c);
+        continue;
+      }
+      const oldBase = new Set(RealtimeHub.baseRooms(c.who));
+      c.who = { ...c.who, ...now, sid: c.who.sid };
+      const joined = [...c.rooms].filter((r) => !oldBase.has(r));
+      c.rooms = new Set(RealtimeHub.baseRooms(c.who));
+      for (const room of joined) {
+        const [kind, id] = room.split(':');
+        const auth = this.roomAuthorizers.get(kind);
+        if (auth && id && (await auth(c.who, id).catch(() => false))) c.rooms.add(room);
+        else this.send(c, { event: 'left', room });
+      }
+    }
+  }
+
   /** Lets a module decide who may join rooms of a kind (e.g. `ticket`). */
   addRoomAuthorizer(kind: string, fn: RoomAuthorizer): void {
     this.roomAuthorizers.set(kind, fn);
@@ -133,7 +200,21 @@ export class RealtimeHub implements RealtimePort {
   }
 
   async attach(ws: WebSocket, who: Recipient, resume: { epoch?: string; since?: number }): Promise<void> {
-    const conn: Conn = { ws, who, rooms: new Set(['tenant', `user:${who.userId}`, ...who.queues.map((q) => `queue:${q}`)]), alive: true };
+    // Counted and registered in one synchronous step, so concurrent upgrades cannot all slip under the cap.
+    let perSession = 0;
+    let perUser = 0;
+    for (const c of this.byTenant.get(who.tenantId) ?? []) {
+      if (c.who.userId !== who.userId) continue;
+      perUser += 1;
+      if (who.sid && c.who.sid === who.sid) perSession += 1;
+    }
+    if (perSession >= this.limits.perSession || perUser >= this.limits.perUser) {
+      this.logger.warn({ event: 'realtime.too_many_sockets', tenant: who.tenantId, user: who.userId, perSession, perUser }, 'socket refused: too many open');
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event: 'error', error: 'ERR_TOO_MANY_SOCKETS', message: formatError('ERR_TOO_MANY_SOCKETS', 'pt') }));
+      ws.close(TOO_MANY_SOCKETS_CODE, 'too many sockets');
+      return;
+    }
+    const conn: Conn = { ws, who, rooms: new Set(RealtimeHub.baseRooms(who)), alive: true };
     let set = this.byTenant.get(who.tenantId);
     if (!set) this.byTenant.set(who.tenantId, (set = new Set()));
     set.add(conn);
@@ -198,6 +279,15 @@ export class RealtimeHub implements RealtimePort {
   }
 
   private async deliver(e: DeliveredEvent) {
+    if (!this.byTenant.get(e.tenantId)) return;
+    if (RELOAD_ON.has(e.event)) {
+      await this.reload(e).catch((err) => {
+        // Unsure what they may see now: the sockets concerned reconnect, which authenticates them afresh.
+        this.logger.warn({ err: (err as Error).message, event: e.event }, 'reloading socket principals failed; sockets asked to reconnect');
+        const userId = e.event.startsWith('user.') ? Number((e.data as { id?: unknown })?.id) : undefined;
+        for (const c of this.byTenant.get(e.tenantId) ?? []) if (userId === undefined || c.who.userId === userId) c.ws.close(1012, 'reconnect');
+      });
+    }
     const set = this.byTenant.get(e.tenantId);
     if (!set) return;
     const reject = this.rejectFrames.get(e.event);
@@ -274,7 +364,7 @@ export class RealtimeHub implements RealtimePort {
 
   /** Filters a list of stored events for one recipient (polling fallback). */
   async filterFor(who: Recipient, events: DeliveredEvent[]): Promise<DeliveredEvent[]> {
-    const conn = { ws: undefined as unknown as WebSocket, who, rooms: new Set(['tenant', `user:${who.userId}`, ...who.queues.map((q) => `queue:${q}`)]), alive: true };
+    const conn = { ws: undefined as unknown as WebSocket, who, rooms: new Set(RealtimeHub.baseRooms(who)), alive: true };
     const out: DeliveredEvent[] = [];
     for (const e of events) if (await this.accepts(conn, e)) out.push(e);
     return out;

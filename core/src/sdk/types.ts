@@ -219,6 +219,20 @@ export interface PluginContext {
    * such destinations directly.
    */
   outbound: OutboundPort;
+  /**
+   * What one recipient of a real-time event may see, for visibility filters
+   * (`realtime.addVisibilityFilter`) of events published to the whole tenant: a plugin event about a
+   * ticket or a screen reaches only those who may open that ticket or use that menu.
+   */
+  visibility: VisibilityPort;
+}
+
+/** Checks for a real-time recipient (or a request's principal), with the kernel's own rules. */
+export interface VisibilityPort {
+  /** Whether they may use the menu (profile, tenant and user menu flags, blocked tenant), as the route guards decide. */
+  mayUseMenu(who: Principal, menuKey: string): boolean;
+  /** Whether they may open the ticket (queues, assignment, the tenant's visibility settings); false for another tenant's or an unknown one. */
+  maySeeTicket(who: Principal & { queues: number[] }, ticketId: number): Promise<boolean>;
 }
 
 /** Template variables (`{{name}}`, `{{greeting}}`, `{{protocol}}`…, core.md §3): one renderer for every sender. */

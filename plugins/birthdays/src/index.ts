@@ -95,6 +95,8 @@ export default definePlugin({
   async register(ctx) {
     const access = { config: { access: { menu: 'birthdays' } } };
     const tags = ['birthdays'];
+    // The send results name contacts and numbers: only users of the birthdays screen receive them (same rule as X1-8).
+    ctx.realtime.addVisibilityFilter('birthday.sent', (who) => ctx.visibility.mayUseMenu(who, 'birthdays'));
 
     ctx.jobs.define<Record<string, never>>('hourly', async () => {
       let sent = 0;

@@ -90,7 +90,7 @@ export const contract = defineContract({
   events: {
     'schedule.created': scheduledMessage,
     'schedule.updated': scheduledMessage,
-    'schedule.deleted': z.object({ id: z.string() }),
+    'schedule.deleted': z.object({ id: z.string(), ticketId: z.number().int().nullable().optional() }),
   },
 });
 

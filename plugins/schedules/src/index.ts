@@ -11,6 +11,11 @@ export { RECURRENCE_DAYS };
  */
 function routes(ctx: PluginContext) {
   const access = { config: { access: { menu: 'schedules' } } };
+  // Schedule events are published to the whole tenant; each socket gets only those of schedules its user
+  // may see (X1-8): the schedules screen's users, and whoever may open the schedule's ticket.
+  const mayKnow = async (who: Parameters<PluginContext['visibility']['maySeeTicket']>[0], s: { ticketId?: number | null }) =>
+    ctx.visibility.mayUseMenu(who, 'schedules') || (typeof s?.ticketId === 'number' && (await ctx.visibility.maySeeTicket(who, s.ticketId)));
+  for (const event of ['schedule.created', 'schedule.updated', 'schedule.deleted']) ctx.realtime.addVisibilityFilter(event, mayKnow);
   const publish = <E extends 'schedule.created' | 'schedule.updated' | 'schedule.deleted'>(tenantId: number, event: E, data: AtendeEvents[E]) =>
     ctx.events.publish(tenantId, event, data, ['tenant']);
 
@@ -65,8 +70,10 @@ function routes(ctx: PluginContext) {
     async (req, reply) => {
       const { tenantId } = principalOf(req);
       const { id } = req.params;
+      const before = await ctx.agentTools.getScheduled(tenantId, id);
       await ctx.agentTools.cancelScheduled(tenantId, id);
-      await publish(tenantId, 'schedule.deleted', { id });
+      // The ticket goes with the event so its visibility filter can tell who may learn of it.
+      await publish(tenantId, 'schedule.deleted', { id, ticketId: before?.ticketId ?? null });
       return reply.status(204).send(null);
     },
   );

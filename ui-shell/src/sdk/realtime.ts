@@ -32,6 +32,8 @@ type PollAnswer = { epoch: string; seq?: number; events: RealtimeFrame[] } | { r
 const MIN_DELAY_MS = 500;
 const MAX_DELAY_MS = 30_000;
 const POLL_EVERY_MS = 3000;
+/** Close code of a socket the server refused because the user or session already has the most it allows. */
+const TOO_MANY_SOCKETS = 4008;
 const FAILURES_BEFORE_POLLING = 3;
 
 /**
@@ -153,9 +155,15 @@ export class RealtimeClient {
         // A malformed frame is dropped; the next resync repairs any gap.
       }
     };
-    ws.onclose = () => {
+    ws.onclose = (ev: CloseEvent) => {
       if (this.ws !== ws) return; // replaced or stopped
       this.ws = undefined;
+      if (ev.code === TOO_MANY_SOCKETS) {
+        // The server holds as many sockets of this user as it allows (other tabs): poll, and try again only slowly.
+        this.failures = FAILURES_BEFORE_POLLING;
+        this.attempt = Math.max(this.attempt, 10);
+        return this.onClosed(false);
+      }
       this.onClosed(opened);
     };
   }

@@ -10,21 +10,55 @@ import { dummyHash, hashPassword, isStrongPassword, verifyPassword } from './pas
 import { endUserSessions, openSession, revokeSession, rotateRefresh, type IssuedTokens } from './sessions.ts';
 import { hashToken, installSecret, newOpaqueToken } from './tokens.ts';
 import { Captcha, CAPTCHA_HEIGHT, CAPTCHA_WIDTH } from './captcha.ts';
-import { PgThrottle, RedisThrottle, type ThrottlePort } from './throttle.ts';
+import { PgThrottle, RedisThrottle, type ThrottlePort, type ThrottleSlot } from './throttle.ts';
 import { isValidCpfCnpj, isValidEmail, normalizeEmail } from './validation.ts';
 import { mailerOf } from '../mail/routes.ts';
 import { PLATFORM_TENANT_ID } from './bootstrap.ts';
 import { okAnswer } from '../../sdk/contract.ts';
 import { principalOf } from '../../sdk/http.ts';
-import { captchaAnswer, sessionAnswer, signupAnswer } from './schemas.ts';
+import { captchaAnswer, sessionAnswer, signupSchema } from './schemas.ts';
 
-/** Login throttle (docs/reliability.md R8, docs/access.md): failures per account and per IP within a minute, then a one-minute lock. */
-export const LOGIN_LIMITS = { perAccount: 5, perIp: 20, windowMs: 60_000, lockMs: 60_000 } as const;
+/**
+ * Login throttle (docs/reliability.md R8, docs/access.md): failures within a minute, then a one-minute lock.
+ * `perAccount` counts one account's failures from one source (X1-14: a stranger's guesses do not lock the
+ * owner out); `perAccountAnySource` is the ceiling for guesses spread over many sources (a password reset
+ * lifts it); `perIp` counts one source's failures over every account.
+ */
+export const LOGIN_LIMITS = { perAccount: 5, perAccountAnySource: 50, perIp: 20, windowMs: 60_000, lockMs: 60_000 } as const;
+
+/**
+ * The source an attempt is charged to: the IPv4 address, or the /64 of an IPv6 one (one subscriber
+ * holds a whole /64, so per-address counting would let them rotate without end).
+ */
+export function sourceOf(ip: string): string {
+  const v4 = /^(?:::ffff:)?(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
+  if (v4) return v4[1];
+  if (!ip.includes(':')) return ip;
+  const [head, tail = ''] = ip.toLowerCase().split('%')[0].split('::');
+  const h = head ? head.split(':') : [];
+  const tl = ip.includes('::') && tail ? tail.split(':') : [];
+  const groups = ip.includes('::') ? [...h, ...Array(Math.max(0, 8 - h.length - tl.length)).fill('0'), ...tl] : h;
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
+
+/** The counters one login attempt is charged to: account from this source, account from anywhere, this source. */
+export function loginSlots(email: string, ip: string): [ThrottleSlot, ThrottleSlot, ThrottleSlot] {
+  const src = sourceOf(ip);
+  const { windowMs, lockMs } = LOGIN_LIMITS;
+  return [
+    { key: `login:acct:${email}|${src}`, limit: LOGIN_LIMITS.perAccount, windowMs, lockMs },
+    { key: `login:acct:${email}`, limit: LOGIN_LIMITS.perAccountAnySource, windowMs, lockMs },
+    { key: `login:ip:${src}`, limit: LOGIN_LIMITS.perIp, windowMs, lockMs },
+  ];
+}
 /** Reset mails per address (against mail bombing) and signups per IP. */
 const RESET_LIMIT = { perAccount: 3, windowMs: 15 * 60_000 };
 const SIGNUP_LIMIT = { perIp: 10, windowMs: 3600_000 };
 export const RESET_TTL_MS = 3600_000;
 export const PASSWORD_RESET_JOB = 'identity.password_reset_mail';
+/** Tells an address's owner that someone tried to sign up with it (X1-13), instead of telling the one who tried. */
+export const ADDRESS_IN_USE_JOB = 'identity.address_in_use_notice';
+const NOTICE_LIMIT = { perAccount: 3, windowMs: 3600_000 };
 
 const VERSION = (() => {
   try {
@@ -89,6 +123,12 @@ const signupBody = z
   })
   .strict();
 
+/** Tells the owner of an address that it was given elsewhere (X1-13), a few times an hour at most. */
+export async function noticeAddressInUse(kernel: Kernel, email: string, reason: 'signup' | 'user'): Promise<void> {
+  const notice = { key: `notice:acct:${email}`, limit: NOTICE_LIMIT.perAccount, windowMs: NOTICE_LIMIT.windowMs, lockMs: NOTICE_LIMIT.windowMs };
+  if (!(await throttleOf(kernel).reserve([notice]))) await kernel.jobs.enqueue(ADDRESS_IN_USE_JOB, { email, reason }, { attempts: 3 });
+}
+
 export async function authRoutes(app: FastifyInstance, kernel: Kernel) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const pool = kernel.db.pool;
@@ -104,40 +144,59 @@ export async function authRoutes(app: FastifyInstance, kernel: Kernel) {
   });
 
   r.post('/api/auth/login', { ...pub, schema: { operationId: 'login', tags: ['auth'], summary: 'Entra com e-mail e senha', body: loginBody, response: { 200: sessionAnswer } } }, async (req, reply) => {
+    // Credentials in the answer: no browser or proxy may keep it (X1-18).
+    reply.header('cache-control', 'no-store');
     const email = normalizeEmail(req.body.email);
     const ip = req.ip;
-    const acctKey = `login:acct:${email}`;
-    const ipKey = `login:ip:${ip}`;
-    const [acctLock, ipLock] = await Promise.all([throttle.lockedFor(acctKey), throttle.lockedFor(ipKey)]);
-    if (acctLock || ipLock) {
-      req.log.warn({ event: 'auth.login_throttled', email, ip, scope: acctLock ? 'account' : 'ip' }, 'login refused: too many attempts');
-      tooMany(reply, Math.max(acctLock, ipLock));
-    }
-    if (kernel.config.captcha && !(await captcha.verify(req.body.captchaToken, req.body.captchaX))) {
-      await throttle.fail(ipKey, LOGIN_LIMITS.perIp, LOGIN_LIMITS.windowMs, LOGIN_LIMITS.lockMs);
+    const slots = loginSlots(email, ip);
+    const ipSlot = slots[2];
+    const captchaFailed = kernel.config.captcha && !(await captcha.verify(req.body.captchaToken, req.body.captchaX));
+    if (captchaFailed) {
+      // An unsolved captcha costs the address an attempt, never the account.
+      const lock = await throttle.reserve([ipSlot]);
+      if (lock) tooMany(reply, lock);
+      await throttle.settle([ipSlot]);
       req.log.warn({ event: 'auth.login_failed', email, ip, reason: 'captcha' }, 'login refused: captcha not solved');
       throw new AppError('ERR_CAPTCHA');
     }
+    // The attempt is counted before the password is checked (X1-6): concurrent guesses each take a
+    // slot, so no more than the limit are ever evaluated, and a locked account cannot be probed.
+    const lock = await throttle.reserve(slots);
+    if (lock) {
+      req.log.warn({ event: 'auth.login_throttled', email, ip }, 'login refused: too many attempts');
+      tooMany(reply, lock);
+    }
+    // The address's own login first, then rows other tenants' admins gave the same address (X1-13): each
+    // of those logs in with its own password, so creating one tells its admin nothing about the owner.
     const found = await pool.query<LoginRow>(
-      `SELECT ${USER_COLS}, u.password_hash, t.status AS tenant_status FROM users u JOIN tenants t ON t.id = u.tenant_id WHERE lower(u.email) = $1`,
+      `SELECT ${USER_COLS}, u.password_hash, t.status AS tenant_status FROM users u JOIN tenants t ON t.id = u.tenant_id
+        WHERE lower(u.email) = $1 ORDER BY u.email_held_elsewhere, u.id LIMIT 10`,
       [email],
     );
-    const user = found.rows[0];
+    let user: LoginRow | undefined;
+    let ok = false;
+    for (const row of found.rows) {
+      if (await verifyPassword(row.password_hash, req.body.password)) {
+        user = row;
+        ok = true;
+        break;
+      }
+    }
+    user ??= found.rows[0];
     // An unknown address costs one hash verification too, so timing does not tell which accounts exist.
-    const ok = user ? await verifyPassword(user.password_hash, req.body.password) : (await verifyPassword(await dummyHash(), req.body.password), false);
+    if (!found.rows.length) await verifyPassword(await dummyHash(), req.body.password);
     if (!ok || !user!.active) {
-      await Promise.all([
-        throttle.fail(acctKey, LOGIN_LIMITS.perAccount, LOGIN_LIMITS.windowMs, LOGIN_LIMITS.lockMs),
-        throttle.fail(ipKey, LOGIN_LIMITS.perIp, LOGIN_LIMITS.windowMs, LOGIN_LIMITS.lockMs),
-      ]);
+      await throttle.settle(slots);
       req.log.warn({ event: 'auth.login_failed', email, ip, tenant: user?.tenant_id, reason: !user ? 'unknown_account' : !ok ? 'wrong_password' : 'user_disabled' }, 'login failed');
       throw new AppError('ERR_INVALID_CREDENTIALS');
     }
+    // The right password: this source's failures on the account are forgiven, the other counters get the attempt back.
+    await throttle.reset(slots[0].key);
+    await throttle.release([slots[1].key, ipSlot.key]);
     if (user.tenant_status !== 'active') {
       req.log.warn({ event: 'auth.login_failed', email, ip, tenant: user.tenant_id, reason: 'tenant_inactive' }, 'login refused: tenant inactive');
       throw new AppError('ERR_TENANT_INACTIVE');
     }
-    await throttle.reset(acctKey);
     const tokens = await openSession(app, { id: user.id, tenantId: user.tenant_id, profile: user.profile, tokenVersion: user.token_version }, { ip, userAgent: req.headers['user-agent'] });
     await pool.query('UPDATE users SET is_online = true, last_seen_at = now() WHERE id = $1', [user.id]);
     req.log.info({ event: 'auth.login', user: user.id, tenant: user.tenant_id, ip }, 'login');
@@ -154,7 +213,8 @@ export async function authRoutes(app: FastifyInstance, kernel: Kernel) {
     return reply.status(204).send(null);
   });
 
-  r.post('/api/auth/refresh_token', { ...pub, schema: { operationId: 'refreshToken', tags: ['auth'], summary: 'Troca o token de renovação por uma nova sessão', body: z.object({ refreshToken: z.string().min(1).max(200) }).strict(), response: { 200: sessionAnswer } } }, async (req) => {
+  r.post('/api/auth/refresh_token', { ...pub, schema: { operationId: 'refreshToken', tags: ['auth'], summary: 'Troca o token de renovação por uma nova sessão', body: z.object({ refreshToken: z.string().min(1).max(200) }).strict(), response: { 200: sessionAnswer } } }, async (req, reply) => {
+    reply.header('cache-control', 'no-store');
     const issued = await rotateRefresh(app, req.body.refreshToken);
     const u = await pool.query<LoginRow>(`SELECT ${USER_COLS} FROM users u WHERE u.id = $1`, [issued.user.id]);
     return sessionRecord(u.rows[0], issued);
@@ -165,7 +225,7 @@ export async function authRoutes(app: FastifyInstance, kernel: Kernel) {
   // ---- password recovery ----
   kernel.jobs.define<{ email: string }>(PASSWORD_RESET_JOB, async ({ email }, job) => {
     const u = await pool.query<{ id: number; tenant_id: number; name: string; email: string }>(
-      `SELECT u.id, u.tenant_id, u.name, u.email FROM users u JOIN tenants t ON t.id = u.tenant_id WHERE lower(u.email) = $1 AND u.active AND t.status = 'active'`,
+      `SELECT u.id, u.tenant_id, u.name, u.email FROM users u JOIN tenants t ON t.id = u.tenant_id WHERE lower(u.email) = $1 AND NOT u.email_held_elsewhere AND u.active AND t.status = 'active'`,
       [email],
     );
     const user = u.rows[0];
@@ -186,6 +246,35 @@ export async function authRoutes(app: FastifyInstance, kernel: Kernel) {
     return { sent: result.delivered };
   }, { concurrency: 4 });
 
+  kernel.jobs.define<{ email: string; reason?: 'signup' | 'user' }>(ADDRESS_IN_USE_JOB, async ({ email, reason = 'signup' }, job) => {
+    const u = await pool.query<{ id: number; tenant_id: number; name: string; email: string }>(
+      `SELECT u.id, u.tenant_id, u.name, u.email FROM users u WHERE lower(u.email) = $1 AND NOT u.email_held_elsewhere`,
+      [email],
+    );
+    const user = u.rows[0];
+    if (!user) return { sent: false };
+    const base = (kernel.config.publicUrl ?? `http://localhost:${kernel.config.port}`).replace(/\/$/, '');
+    const link = `${base}/#/login`;
+    if (reason === 'user') {
+      const sent = await mailer.send(user.tenant_id, {
+        to: user.email,
+        subject: 'Seu e-mail foi informado em outra empresa',
+        text: `Olá, ${user.name}.\n\nO administrador de outra empresa cadastrou este endereço de e-mail para um usuário. Esse cadastro não dá acesso à sua conta, e nada mudou nela.\n\nSe você não esperava isso, ignore este e-mail.`,
+        html: `<p>Olá, ${escapeHtml(user.name)}.</p><p>O administrador de outra empresa cadastrou este endereço de e-mail para um usuário. Esse cadastro não dá acesso à sua conta, e nada mudou nela.</p><p>Se você não esperava isso, ignore este e-mail.</p>`,
+      });
+      job.logger.info({ user: user.id, tenant: user.tenant_id, delivered: sent.delivered }, 'address-in-use notice processed');
+      return { sent: sent.delivered };
+    }
+    const result = await mailer.send(user.tenant_id, {
+      to: user.email,
+      subject: 'Tentativa de cadastro com o seu e-mail',
+      text: `Olá, ${user.name}.\n\nAlguém tentou criar uma nova conta com este endereço de e-mail, que já tem uma conta conosco. Nada foi criado.\n\nSe foi você, entre com o seu e-mail e senha (ou use "Esqueci minha senha") em:\n\n${link}\n\nSe não foi você, ignore este e-mail.`,
+      html: `<p>Olá, ${escapeHtml(user.name)}.</p><p>Alguém tentou criar uma nova conta com este endereço de e-mail, que já tem uma conta conosco. Nada foi criado.</p><p>Se foi você, entre com o seu e-mail e senha (ou use "Esqueci minha senha") em:</p><p><a href="${link}">${link}</a></p><p>Se não foi você, ignore este e-mail.</p>`,
+    });
+    job.logger.info({ user: user.id, tenant: user.tenant_id, delivered: result.delivered }, 'address-in-use notice processed');
+    return { sent: result.delivered };
+  }, { concurrency: 2 });
+
   /**
    * Always answers the same 200 whether or not the address has an account: the
    * lookup and the mail happen in a job, so neither the answer nor its timing
@@ -194,8 +283,8 @@ export async function authRoutes(app: FastifyInstance, kernel: Kernel) {
   r.post('/api/password-reset', { ...pub, schema: { operationId: 'requestPasswordReset', tags: ['auth'], summary: 'Pede o e-mail de redefinição de senha (mesma resposta exista ou não a conta)', body: z.object({ email: z.string().max(254) }).strict(), response: { 200: okAnswer } } }, async (req) => {
     const email = normalizeEmail(req.body.email);
     const key = `reset:acct:${email}`;
-    if (isValidEmail(email) && !(await throttle.lockedFor(key))) {
-      await throttle.fail(key, RESET_LIMIT.perAccount, RESET_LIMIT.windowMs, RESET_LIMIT.windowMs);
+    // The mail is counted before it is queued, in one atomic step (X1-12): concurrent requests cannot all see room left.
+    if (isValidEmail(email) && !(await throttle.reserve([{ key, limit: RESET_LIMIT.perAccount, windowMs: RESET_LIMIT.windowMs, lockMs: RESET_LIMIT.windowMs }]))) {
       await kernel.jobs.enqueue(PASSWORD_RESET_JOB, { email }, { attempts: 3 });
     }
     req.log.info({ event: 'auth.password_reset_requested', ip: req.ip }, 'password reset requested');
@@ -222,16 +311,19 @@ export async function authRoutes(app: FastifyInstance, kernel: Kernel) {
       const u = await pool.query<{ tenant_id: number }>('UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1 RETURNING tenant_id', [userId, passwordHash]);
       // Whoever held the old password loses every session.
       await endUserSessions(kernel, u.rows[0].tenant_id, userId, 'password_reset', { bumpVersion: true });
-      await throttle.reset(`login:acct:${(await pool.query<{ email: string }>('SELECT lower(email) AS email FROM users WHERE id = $1', [userId])).rows[0].email}`);
+      // The owner gets in even while guesses lock the account (X1-14): the account's ceiling and this source's count go.
+      const owner = (await pool.query<{ email: string }>('SELECT lower(email) AS email FROM users WHERE id = $1', [userId])).rows[0].email;
+      const [fromHere, anySource] = loginSlots(owner, req.ip);
+      await Promise.all([throttle.reset(fromHere.key), throttle.reset(anySource.key)]);
       req.log.info({ event: 'auth.password_reset', user: userId, tenant: u.rows[0].tenant_id }, 'password reset');
       return { ok: true as const };
     },
   );
 
   // ---- signup (core.md §5) ----
-  r.post('/api/signup', { ...pub, schema: { operationId: 'signup', tags: ['auth'], summary: 'Cadastro público de uma nova empresa', body: signupBody, response: { 201: signupAnswer } } }, async (req, reply) => {
+  r.post('/api/signup', { ...pub, schema: { operationId: 'signup', tags: ['auth'], summary: 'Cadastro público de uma nova empresa', body: signupBody, response: { 201: signupSchema } } }, async (req, reply) => {
     const b = req.body;
-    const ipKey = `signup:ip:${req.ip}`;
+    const ipKey = `signup:ip:${sourceOf(req.ip)}`;
     const lock = await throttle.lockedFor(ipKey);
     if (lock) tooMany(reply, lock, 'ERR_RATE_LIMIT');
     const creation = await pool.query<{ value: string }>(`SELECT value FROM settings WHERE tenant_id = $1 AND key = 'userCreation'`, [PLATFORM_TENANT_ID]);
@@ -243,7 +335,9 @@ export async function authRoutes(app: FastifyInstance, kernel: Kernel) {
     if (!isValidCpfCnpj(identity)) throw new AppError('ERR_INVALID_CPF_CNPJ');
     if (!isValidEmail(email)) throw new AppError('ERR_INVALID_EMAIL');
     if (!isStrongPassword(b.password)) throw new AppError('ERR_WEAK_PASSWORD');
-    await throttle.fail(ipKey, SIGNUP_LIMIT.perIp, SIGNUP_LIMIT.windowMs, SIGNUP_LIMIT.windowMs);
+    // Counted and checked in one atomic step, so concurrent signups cannot all slip under the limit.
+    const over = await throttle.reserve([{ key: ipKey, limit: SIGNUP_LIMIT.perIp, windowMs: SIGNUP_LIMIT.windowMs, lockMs: SIGNUP_LIMIT.windowMs }]);
+    if (over) tooMany(reply, over, 'ERR_RATE_LIMIT');
     const plan = await pool.query<{ id: number; users: number; connections: number; trial: boolean; trial_days: number }>('SELECT * FROM plans WHERE id = $1 AND active', [b.planId]);
     if (!plan.rows[0]) throw new AppError('ERR_CREATING_CLIENT');
     const p = plan.rows[0];
@@ -262,16 +356,31 @@ export async function authRoutes(app: FastifyInstance, kernel: Kernel) {
       );
       await client.query('COMMIT');
       req.log.info({ event: 'tenant.signup', tenant: t.rows[0].id, user: u.rows[0].id, plan: p.id }, 'tenant created by signup');
-      return reply.status(201).send({ tenantId: t.rows[0].id, userId: u.rows[0].id, email, planId: p.id, trial: p.trial, trialEndsAt: t.rows[0].trial_ends_at?.toISOString() ?? null });
+      return reply.status(201).send(signupAnswer(email, p, t.rows[0].trial_ends_at));
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
-      if ((err as { code?: string }).code === '23505') throw new AppError('ERR_EMAIL_IN_USE');
+      if ((err as { code?: string; constraint?: string }).constraint === 'users_email_key') {
+        // The address has an account (in whatever tenant). Answering so would tell anyone which addresses
+        // are customers (X1-13): the answer is the one a new account gets, nothing is created, and the
+        // address's owner is told by mail instead (a few times an hour at most).
+        await noticeAddressInUse(kernel, email, 'signup');
+        req.log.warn({ event: 'tenant.signup_address_in_use', ip: req.ip }, 'signup with an address that has an account: owner notified');
+        return reply.status(201).send(signupAnswer(email, p, p.trial ? new Date(Date.now() + p.trial_days * 86_400_000) : null));
+      }
       req.log.error({ err: (err as Error).message }, 'signup failed');
       throw new AppError('ERR_CREATING_CLIENT');
     } finally {
       client.release();
     }
   });
+}
+
+/**
+ * What a signup answers. It names no tenant or user id: the same answer is given when the address
+ * already has an account and nothing was created (X1-13).
+ */
+function signupAnswer(email: string, p: { id: number; trial: boolean }, trialEndsAt: Date | null) {
+  return { email, planId: p.id, trial: p.trial, trialEndsAt: trialEndsAt?.toISOString() ?? null };
 }
 
 function escapeHtml(s: string): string {

@@ -305,14 +305,13 @@ describe('signup', () => {
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(body).toMatchObject({ email: 'dona@lojaverde.com.br', planId, trial: true });
-    const tenant = await t.sql.query('SELECT name, max_users, max_connections, trial, trial_ends_at, plan_id FROM tenants WHERE id = $1', [body.tenantId]);
+    expect(body).not.toHaveProperty('tenantId');
+    const tenant = await t.sql.query('SELECT t.id, t.name, t.max_users, t.max_connections, t.trial, t.trial_ends_at, t.plan_id FROM tenants t JOIN users u ON u.tenant_id = t.id WHERE u.email = $1', ['dona@lojaverde.com.br']);
     expect(tenant.rows[0]).toMatchObject({ name: 'Loja Verde', max_users: 3, max_connections: 2, trial: true, plan_id: planId });
     const days = (new Date(tenant.rows[0].trial_ends_at).getTime() - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(6.9);
     const l = await login('dona@lojaverde.com.br', 'Senha#123');
-    expect(l.json()).toMatchObject({ profile: 'admin', tenantId: body.tenantId, username: 'Maria' });
-    const dup = await signup({ name: 'Outra', email: 'dona@lojaverde.com.br', password: 'Senha#123', identity: cnpj, planId });
-    expect(dup.json().error).toBe('ERR_EMAIL_IN_USE');
+    expect(l.json()).toMatchObject({ profile: 'admin', tenantId: tenant.rows[0].id, username: 'Maria' });
   });
 
   it('is refused when the platform disabled user creation', async () => {

@@ -61,4 +61,16 @@ export const identityMigrations = [
       `CREATE INDEX users_tenant_idx ON users (tenant_id, id)`,
     ],
   },
+  {
+    // X1-13: an admin who adds a user whose address another tenant holds gets the answer any new
+    // user gets; the row is kept, flagged, and never logs in (login looks only at unflagged rows).
+    // An address stays unique among the rows that log in, and within each tenant.
+    name: '0004_email_held_elsewhere',
+    up: [
+      `ALTER TABLE users ADD COLUMN email_held_elsewhere boolean NOT NULL DEFAULT false`,
+      `DROP INDEX users_email_key`,
+      `CREATE UNIQUE INDEX users_email_key ON users (lower(email)) WHERE NOT email_held_elsewhere`,
+      `CREATE UNIQUE INDEX users_tenant_email_key ON users (tenant_id, lower(email))`,
+    ],
+  },
 ];

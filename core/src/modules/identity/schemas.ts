@@ -60,10 +60,8 @@ export const captchaAnswer = z.union([
   z.object({ enabled: z.literal(false), width: z.number().int(), height: z.number().int() }),
 ]);
 
-/** What a public signup answers: the new tenant and its admin. */
-export const signupAnswer = z.object({
-  tenantId: z.number().int(),
-  userId: z.number().int(),
+/** What a public signup answers: no tenant or user id, since an address that already has an account gets the same answer (X1-13). */
+export const signupSchema = z.object({
   email: z.string(),
   planId: z.number().int(),
   trial: z.boolean(),

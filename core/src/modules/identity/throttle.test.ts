@@ -63,4 +63,25 @@ describe.each(stores)('throttle on %s', (_name, make) => {
       await b.close();
     }
   });
+
+  it('X1-6: reserves attempts atomically across nodes: of 30 concurrent reservations exactly the limit pass, a release gives one back', async () => {
+    const a = make();
+    const b = make();
+    try {
+      const key = `r:${Math.random()}`;
+      const other = `r2:${Math.random()}`;
+      const slots = [{ key, limit: 5, windowMs: 60_000, lockMs: 60_000 }, { key: other, limit: 100, windowMs: 60_000, lockMs: 60_000 }];
+      const got = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).reserve(slots)));
+      expect(got.filter((ms) => ms === 0).length).toBe(5);
+      expect(await a.lockedFor(key)).toBeGreaterThan(59_000);
+      // Refused reservations were not charged to the other slot.
+      await a.reset(key);
+      await a.release([other]);
+      const more = await Promise.all(Array.from({ length: 10 }, () => b.reserve([{ key: other, limit: 6, windowMs: 60_000, lockMs: 60_000 }])));
+      expect(more.filter((ms) => ms === 0).length).toBe(2);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
 });

@@ -89,6 +89,30 @@ export async function resolvePrincipal(pool: pg.Pool, claims: AccessClaims): Pro
   };
 }
 
+/**
+ * What open sockets of a tenant's users may see now (realtime/hub.ts reloads them when a user,
+ * queue or setting changes): the same fields `resolvePrincipal` gives, for the active users of
+ * an active tenant only — anyone absent has lost access.
+ */
+export async function reloadRecipients(pool: pg.Pool, tenantId: number, userIds: number[] | undefined): Promise<Map<number, Omit<ResolvedPrincipal, 'sid'>>> {
+  const r = await pool.query<Omit<SessionCheckRow, 'revoked_at' | 'token_version' | 'active' | 'tenant_status'>>(
+    `SELECT u.id, u.tenant_id, u.name, u.email, u.profile, u.queues, u.menus AS user_menus, t.menus AS tenant_menus, t.blocked AS tenant_blocked,
+            (SELECT value FROM settings st WHERE st.tenant_id = u.tenant_id AND st.key = 'supervisorAdmin') AS supervisor_admin,
+            EXISTS (SELECT 1 FROM tenants p WHERE p.id = 1 AND p.terms_accepted_at IS NOT NULL) AS terms_accepted
+       FROM users u JOIN tenants t ON t.id = u.tenant_id
+      WHERE u.tenant_id = $1 AND ($2::int[] IS NULL OR u.id = ANY($2::int[])) AND u.active AND t.status = 'active'`,
+    [tenantId, userIds ?? null],
+  );
+  return new Map(
+    r.rows.map((row) => [row.id, {
+      userId: row.id, tenantId: row.tenant_id, profile: row.profile, email: row.email, name: row.name,
+      queues: row.queues, userMenus: row.user_menus, tenantMenus: row.tenant_menus, tenantBlocked: row.tenant_blocked,
+      supervisorDemoted: row.profile === 'super' && row.supervisor_admin === 'enabled',
+      termsAccepted: row.terms_accepted,
+    }]),
+  );
+}
+
 export const sessionMigrations = [
   {
     name: '0002_sessions',

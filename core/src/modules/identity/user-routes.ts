@@ -5,7 +5,8 @@ import { z } from 'zod';
 import type { Kernel } from '../../kernel.ts';
 import { AppError } from '../../errors.ts';
 import type { Profile } from '../../sdk/types.ts';
-import { hashPassword, isStrongPassword } from './passwords.ts';
+import { hashPassword, isStrongPassword, verifyPassword } from './passwords.ts';
+import { loginSlots, noticeAddressInUse, throttleOf } from './auth-routes.ts';
 import { endUserSessions } from './sessions.ts';
 import { isValidEmail, normalizeEmail } from './validation.ts';
 import { PLATFORM_TENANT_ID } from './bootstrap.ts';
@@ -32,6 +33,8 @@ const userFields = {
   name: z.string().trim().min(1).max(120),
   email: z.string().trim().max(254),
   password: z.string().max(200),
+  /** Required when users change their own password (X1-10): a stolen session alone cannot take the account. */
+  currentPassword: z.string().max(500),
   profile: z.enum(['user', 'super', 'admin', 'superadmin']),
   queues: ids,
   whatsappAllowed: ids,
@@ -40,7 +43,7 @@ const userFields = {
   configs: configsSchema,
   active: z.boolean(),
 };
-const createBody = z.object(userFields).partial().required({ name: true, email: true, password: true }).strict();
+const createBody = z.object(userFields).omit({ currentPassword: true }).partial().required({ name: true, email: true, password: true }).strict();
 const updateBody = z.object(userFields).partial().strict();
 const listQuery = z.object({ searchParam: z.string().max(120).optional(), pageNumber: z.coerce.number().int().min(1).max(100_000).default(1) });
 
@@ -107,6 +110,22 @@ export async function userRoutes(app: FastifyInstance, kernel: Kernel) {
     return r.rows[0].n;
   }
 
+  /**
+   * Runs a user insert or update that sets an address; when another tenant's login holds the address,
+   * runs it again with the row flagged (X1-13), so the admin gets the same answer as for a free address
+   * and learns nothing about other tenants. An address taken in the same tenant stays ERR_EMAIL_IN_USE.
+   */
+  async function heldElsewhereRetry(client: pg.PoolClient, run: (held: boolean) => Promise<pg.QueryResult<UserRow>>): Promise<{ rows: UserRow[]; held: boolean }> {
+    await client.query('SAVEPOINT set_email');
+    try {
+      return { rows: (await run(false)).rows, held: false };
+    } catch (err) {
+      if ((err as { constraint?: string }).constraint !== 'users_email_key') throw err;
+      await client.query('ROLLBACK TO SAVEPOINT set_email');
+      return { rows: (await run(true)).rows, held: true };
+    }
+  }
+
   /** Creates a user under the tenant's user limit; the tenant row lock makes concurrent creations respect it. */
   async function createUser(req: FastifyRequest, tenantId: number, b: CreateInput): Promise<UserRow> {
     const actor = principalOf(req);
@@ -126,12 +145,14 @@ export async function userRoutes(app: FastifyInstance, kernel: Kernel) {
       if (n.rows[0].n >= t.rows[0].max_users) throw new AppError('ERR_USER_LIMIT');
       await assertOwned(client, 'queues', tenantId, b.queues);
       await assertOwned(client, 'channels', tenantId, b.whatsappAllowed);
-      const u = await client.query<UserRow>(
-        `INSERT INTO users AS u (tenant_id, name, email, password_hash, profile, queues, whatsapp_allowed, block_wavoip, menus, configs, active)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${COLS}`,
-        [tenantId, b.name, email, passwordHash, profile, JSON.stringify(b.queues ?? []), JSON.stringify(b.whatsappAllowed ?? []), b.blockWavoip ?? false, JSON.stringify(b.menus ?? {}), JSON.stringify(b.configs ?? {}), b.active ?? true],
+      const insert = (held: boolean) => client.query<UserRow>(
+        `INSERT INTO users AS u (tenant_id, name, email, password_hash, profile, queues, whatsapp_allowed, block_wavoip, menus, configs, active, email_held_elsewhere)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING ${COLS}`,
+        [tenantId, b.name, email, passwordHash, profile, JSON.stringify(b.queues ?? []), JSON.stringify(b.whatsappAllowed ?? []), b.blockWavoip ?? false, JSON.stringify(b.menus ?? {}), JSON.stringify(b.configs ?? {}), b.active ?? true, held],
       );
+      const u = await heldElsewhereRetry(client, insert);
       await client.query('COMMIT');
+      if (u.held) await noticeAddressInUse(kernel, email, 'user').catch((err) => req.log.warn({ err: (err as Error).message }, 'address-in-use notice not queued'));
       req.log.info({ event: 'user.created', user: u.rows[0].id, tenant: tenantId, by: actor.userId }, 'user created');
       await publish(tenantId, 'user.created', u.rows[0]);
       return u.rows[0];
@@ -144,15 +165,33 @@ export async function userRoutes(app: FastifyInstance, kernel: Kernel) {
     }
   }
 
+  async function checkCurrentPassword(req: FastifyRequest, id: number, given: string | undefined): Promise<void> {
+    const row = (await pool.query<{ email: string; password_hash: string }>('SELECT lower(email) AS email, password_hash FROM users WHERE id = $1', [id])).rows[0];
+    if (!row) throw new AppError('ERR_NO_USER_FOUND');
+    const [fromHere, anySource] = loginSlots(row.email, req.ip);
+    const throttle = throttleOf(kernel);
+    const lock = await throttle.reserve([fromHere, anySource]);
+    if (lock) throw new AppError('ERR_LIMIT_MAX');
+    if (!given || !(await verifyPassword(row.password_hash, given))) {
+      await throttle.settle([fromHere, anySource]);
+      req.log.warn({ event: 'user.password_change_refused', user: id, ip: req.ip }, 'own password change with a wrong current password');
+      throw new AppError('ERR_CURRENT_PASSWORD');
+    }
+    await throttle.release([fromHere.key, anySource.key]);
+  }
+
   /** Updates a user. An admin (or the superadmin) may change anything; a user only their own name and password. */
   async function updateUser(req: FastifyRequest, tenantId: number, id: number, b: UpdateInput, asAdmin: boolean): Promise<UserRow> {
     const actor = principalOf(req);
     const self = actor.userId === id && tenantId === actor.tenantId;
     if (!asAdmin) {
       if (!self) throw new AppError('ERR_NO_PERMISSION');
-      const allowed = new Set(['name', 'password', 'configs']);
+      const allowed = new Set(['name', 'password', 'currentPassword', 'configs']);
       if (Object.keys(b).some((k) => !allowed.has(k))) throw new AppError('ERR_NO_PERMISSION');
     }
+    // Changing one's own password takes the current one, whatever the profile (X1-10). Wrong guesses
+    // count against the login throttle of that account and source, so this is no side door for guessing.
+    if (self && b.password !== undefined) await checkCurrentPassword(req, id, b.currentPassword);
     const client = await pool.connect();
     let passwordChanged = false;
     let disabled = false;
@@ -171,6 +210,7 @@ export async function userRoutes(app: FastifyInstance, kernel: Kernel) {
       await assertOwned(client, 'channels', tenantId, b.whatsappAllowed);
       const sets: string[] = [];
       const params: unknown[] = [];
+      let heldParam = -1;
       const set = (col: string, v: unknown, cast = '') => {
         params.push(v);
         sets.push(`${col} = $${params.length}${cast}`);
@@ -180,6 +220,9 @@ export async function userRoutes(app: FastifyInstance, kernel: Kernel) {
         const email = normalizeEmail(b.email);
         if (!isValidEmail(email)) throw new AppError('ERR_INVALID_EMAIL');
         set('email', email);
+        // Flipped to true below when another tenant holds the address (X1-13).
+        set('email_held_elsewhere', false);
+        heldParam = params.length - 1;
       }
       if (b.password !== undefined) {
         if (!isStrongPassword(b.password)) throw new AppError('ERR_WEAK_PASSWORD');
@@ -204,9 +247,14 @@ export async function userRoutes(app: FastifyInstance, kernel: Kernel) {
         return cur;
       }
       params.push(id, tenantId);
-      const res = await client.query<UserRow>(`UPDATE users AS u SET ${sets.join(', ')}, updated_at = now() WHERE u.id = $${params.length - 1} AND u.tenant_id = $${params.length} RETURNING ${COLS}`, params);
+      const update = (held: boolean) => {
+        if (heldParam >= 0) params[heldParam] = held;
+        return client.query<UserRow>(`UPDATE users AS u SET ${sets.join(', ')}, updated_at = now() WHERE u.id = $${params.length - 1} AND u.tenant_id = $${params.length} RETURNING ${COLS}`, params);
+      };
+      const res = heldParam >= 0 ? await heldElsewhereRetry(client, update) : { rows: (await update(false)).rows, held: false };
       u = res.rows[0];
       await client.query('COMMIT');
+      if (res.held) await noticeAddressInUse(kernel, normalizeEmail(b.email!), 'user').catch((err) => req.log.warn({ err: (err as Error).message }, 'address-in-use notice not queued'));
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
       if ((err as { code?: string }).code === '23505') throw new AppError('ERR_EMAIL_IN_USE');
@@ -219,7 +267,7 @@ export async function userRoutes(app: FastifyInstance, kernel: Kernel) {
     // A new password ends the other sessions; the user changing their own keeps the one they are using.
     else if (passwordChanged) await endUserSessions(kernel, tenantId, id, 'password_changed', self ? { except: req.principal?.sid } : { bumpVersion: true });
     if (disabled) req.log.info({ event: 'user.disabled', user: id, tenant: tenantId, by: actor.userId }, 'user disabled: sessions ended');
-    req.log.info({ event: 'user.updated', user: id, tenant: tenantId, by: actor.userId, fields: Object.keys(b).filter((k) => k !== 'password') }, 'user updated');
+    req.log.info({ event: 'user.updated', user: id, tenant: tenantId, by: actor.userId, fields: Object.keys(b).filter((k) => k !== 'password' && k !== 'currentPassword') }, 'user updated');
     await publish(tenantId, 'user.updated', u);
     return u;
   }

@@ -110,7 +110,7 @@ describe('users of a tenant', () => {
     expect((await inject('PUT', `/api/users/${other.id}`, agent, { name: 'x' })).json().error).toBe('ERR_NO_PERMISSION');
     const second = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: agent.email, password: agent.password }, remoteAddress: '10.20.0.1' });
     const otherSession = { authorization: `Bearer ${second.json().token}` };
-    const res = await inject('PUT', `/api/users/${agent.id}`, agent, { name: 'Novo Nome', password: 'Trocada#1' });
+    const res = await inject('PUT', `/api/users/${agent.id}`, agent, { name: 'Novo Nome', password: 'Trocada#1', currentPassword: agent.password });
     expect(res.json().name).toBe('Novo Nome');
     expect((await inject('GET', '/api/me/access', agent)).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/api/me/access', headers: otherSession })).statusCode).toBe(401);

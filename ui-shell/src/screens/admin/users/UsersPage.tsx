@@ -26,6 +26,9 @@ function UserDrawer({ user, onClose }: { user: User | null; onClose: () => void 
   const [name, setName] = useState(user?.name ?? '');
   const [email, setEmail] = useState(user?.email ?? '');
   const [password, setPassword] = useState('');
+  const [currentPassword, setCurrentPassword] = useState('');
+  // The server asks for the current password when users change their own (X1-10).
+  const self = !!user && user.id === getSession()?.userId;
   const [profile, setProfile] = useState<string>(user?.profile === 'superadmin' ? 'admin' : user?.profile ?? 'user');
   const [queueIds, setQueueIds] = useState<string[]>((user?.queues ?? []).map(String));
   const [menus, setMenus] = useState<Record<string, boolean>>(() => Object.fromEntries(MENU_TOGGLES.map((k) => [k, user?.menus?.[k] !== false])));
@@ -37,6 +40,7 @@ function UserDrawer({ user, onClose }: { user: User | null; onClose: () => void 
     mutationFn: () => {
       const body: Record<string, unknown> = { name: name.trim(), email: email.trim(), profile, queues: queueIds.map(Number), menus, blockWavoip, active };
       if (password) body.password = password;
+      if (password && self) body.currentPassword = currentPassword;
       return user ? api.put<User>(`/users/${user.id}`, body, { silent: true }) : api.post<User>('/users', body, { silent: true });
     },
     onSuccess: () => {
@@ -50,6 +54,7 @@ function UserDrawer({ user, onClose }: { user: User | null; onClose: () => void 
       const msg = errorMessage(err);
       if (code === 'ERR_INVALID_EMAIL' || code === 'ERR_EMAIL_IN_USE') setErrors({ email: msg });
       else if (code === 'ERR_WEAK_PASSWORD') setErrors({ password: msg });
+      else if (code === 'ERR_CURRENT_PASSWORD') setErrors({ currentPassword: msg });
       else setErrors({ form: msg });
     },
   });
@@ -62,6 +67,7 @@ function UserDrawer({ user, onClose }: { user: User | null; onClose: () => void 
     else if (!isEmail(email.trim())) e.email = t('validation.email');
     if (!user && !password) e.password = t('validation.requiredField', { field: t('admin.users.password').toLowerCase() });
     else if (password && !isStrongPassword(password)) e.password = t('admin.users.weakPassword');
+    if (password && self && !currentPassword) e.currentPassword = t('validation.requiredField', { field: t('admin.users.currentPassword').toLowerCase() });
     setErrors(e);
     if (Object.values(e).some(Boolean)) return;
     save.mutate();
@@ -84,6 +90,17 @@ function UserDrawer({ user, onClose }: { user: User | null; onClose: () => void 
             error={errors.password}
             autoComplete="new-password"
           />
+          {self && password && (
+            <PasswordInput
+              label={t('admin.users.currentPassword')}
+              withAsterisk
+              description={t('admin.users.currentPasswordHint')}
+              value={currentPassword}
+              onChange={(e) => setCurrentPassword(e.currentTarget.value)}
+              error={errors.currentPassword}
+              autoComplete="current-password"
+            />
+          )}
           <Stack gap={4}>
             <Text size="sm" fw={500}>{t('admin.users.profile')}</Text>
             <SegmentedControl
