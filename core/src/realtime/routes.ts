@@ -11,6 +11,13 @@ const resumeQuery = z.object({
   since: z.coerce.number().int().min(0).optional(),
 });
 
+/** The polling answer: the events since `since`, or, when they are gone (another epoch, too far back), an order to reload. */
+const eventsAnswer = z.union([
+  z.object({ resync: z.literal(true), epoch: z.string(), seq: z.number().int() }),
+  // `data` is each event's own payload (tickets, messages, plugin events): its shape is the event's, not this route's.
+  z.object({ epoch: z.string(), seq: z.number().int(), events: z.array(z.object({ seq: z.number().int(), epoch: z.string(), event: z.string(), data: z.unknown() })) }),
+]);
+
 export async function realtimeRoutes(app: FastifyInstance, kernel: Kernel) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -43,7 +50,7 @@ export async function realtimeRoutes(app: FastifyInstance, kernel: Kernel) {
   );
 
   /** Polling fallback: the events this user may see since a seq, or a resync instruction. */
-  r.get('/api/events', { schema: { querystring: resumeQuery.omit({ token: true }) } }, async (req) => {
+  r.get('/api/events', { schema: { operationId: 'listEventsSince', tags: ['realtime'], summary: 'Eventos desde uma sequência (alternativa ao WebSocket)', querystring: resumeQuery.omit({ token: true }), response: { 200: eventsAnswer } } }, async (req) => {
     const who = req.access!;
     const state = await kernel.bus.since(who.tenantId, req.query.epoch, req.query.since ?? 0);
     if ('resync' in state) return state;
