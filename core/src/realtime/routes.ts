@@ -31,7 +31,7 @@ export async function realtimeRoutes(app: FastifyInstance, kernel: Kernel) {
       websocket: true,
       schema: { querystring: resumeQuery },
       preValidation: async (req) => {
-        const q = req.query as z.infer<typeof resumeQuery>;
+        const q = req.query;
         const header = req.headers['sec-websocket-protocol'];
         // Browsers cannot set headers on a WebSocket; the token comes in the query or as a subprotocol "bearer.<token>".
         const fromProtocol = typeof header === 'string' ? header.split(',').map((s) => s.trim()).find((s) => s.startsWith('bearer.'))?.slice(7) : undefined;
@@ -41,7 +41,7 @@ export async function realtimeRoutes(app: FastifyInstance, kernel: Kernel) {
     },
     (socket, req) => {
       const who = req.access as ResolvedPrincipal;
-      const q = req.query as z.infer<typeof resumeQuery>;
+      const q = req.query;
       void kernel.realtime.attach(socket, { ...who }, { epoch: q.epoch, since: q.since }).catch((err) => {
         req.log.warn({ err: (err as Error).message }, 'socket attach failed');
         socket.close(1011, 'unavailable');

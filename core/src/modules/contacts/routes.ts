@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
+import { Readable } from 'node:stream';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Kernel } from '../../kernel.ts';
@@ -32,6 +33,8 @@ const actorOf = (req: FastifyRequest): Actor => {
 };
 const tags = ['contacts'];
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** A file streamed as it is built, never JSON (Fastify writes streams as they are, without the serializer); documented as binary. */
+const fileStream = z.custom<Readable>((v) => v instanceof Readable).meta({ type: 'string', format: 'binary' });
 
 /**
  * Contacts (spec §2 contacts screen, §3, §5). Every route needs the
@@ -92,9 +95,9 @@ export async function contactRoutes(app: FastifyInstance, kernel: Kernel) {
     '/api/contacts/import/:jobId',
     { ...read, schema: { operationId: 'getContactImport', tags, summary: 'Andamento e resultado de uma importação', params: z.object({ jobId: z.uuid() }), response: { 200: importResultSchema } } },
     async (req) => {
-    const result = await importResult(kernel, principalOf(req).tenantId, req.params.jobId);
-    if (!result) throw new AppError('ERR_NOT_FOUND');
-    return result;
+      const result = await importResult(kernel, principalOf(req).tenantId, req.params.jobId);
+      if (!result) throw new AppError('ERR_NOT_FOUND');
+      return result;
     },
   );
 
@@ -107,24 +110,23 @@ export async function contactRoutes(app: FastifyInstance, kernel: Kernel) {
         tags,
         summary: 'Exporta os contatos em CSV ou XLSX',
         querystring: z.object({ format: z.enum(['csv', 'xlsx']).default('csv') }),
-        // A file streamed as it is built, never JSON: the serializer does not touch streams.
-        response: { 200: { description: 'O arquivo', content: { 'text/csv': { schema: z.string() }, [XLSX]: { schema: z.string() } } } },
+        response: { 200: { description: 'O arquivo', content: { 'text/csv': { schema: fileStream }, [XLSX]: { schema: fileStream } } } },
       },
     },
     async (req, reply) => {
-    const lang = languageOf(req.headers['accept-language']);
-    const order = birthdayOrder(req.headers['accept-language']);
-    const { tenantId } = principalOf(req);
-    const base = lang === 'pt' ? 'contatos' : 'contacts';
-    if (req.query.format === 'xlsx')
+      const lang = languageOf(req.headers['accept-language']);
+      const order = birthdayOrder(req.headers['accept-language']);
+      const { tenantId } = principalOf(req);
+      const base = lang === 'pt' ? 'contatos' : 'contacts';
+      if (req.query.format === 'xlsx')
+        return reply
+          .header('content-type', XLSX)
+          .header('content-disposition', `attachment; filename="${base}.xlsx"`)
+          .send(exportXlsx(kernel.db.pool, tenantId, lang, order));
       return reply
-        .header('content-type', XLSX)
-        .header('content-disposition', `attachment; filename="${base}.xlsx"`)
-        .send(exportXlsx(kernel.db.pool, tenantId, lang, order));
-    return reply
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${base}.csv"`)
-      .send(exportCsv(kernel.db.pool, tenantId, lang, order, csvSeparator(req.headers['accept-language'])));
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${base}.csv"`)
+        .send(exportCsv(kernel.db.pool, tenantId, lang, order, csvSeparator(req.headers['accept-language'])));
     },
   );
 
@@ -149,7 +151,6 @@ export async function contactRoutes(app: FastifyInstance, kernel: Kernel) {
   r.put(
     '/api/contacts/:id/chatbot-block',
     { ...read, schema: { operationId: 'blockContactChatbot', tags, summary: 'Liga ou desliga o chatbot para um contato', params: idParam, body: z.object({ chatbotBlocked: z.boolean() }).strict(), response: { 200: contactSchema } } },
-    async (req) =>
-    setContactFlag(kernel, req.em, actorOf(req), req.params.id, 'chatbotBlocked', req.body.chatbotBlocked),
+    async (req) => setContactFlag(kernel, req.em, actorOf(req), req.params.id, 'chatbotBlocked', req.body.chatbotBlocked),
   );
 }

@@ -294,17 +294,17 @@ export async function channelRoutes(app: FastifyInstance, kernel: Kernel) {
         },
       },
       async (req, reply) => {
-      const ch = await findTenantChannel(kernel, principalOf(req).tenantId, req.params.id);
-      if (!ch) throw new AppError('ERR_NO_WAPP_FOUND');
-      const adapter = kernel.channelAdapters.get(ch.type);
-      if (!adapter?.capabilities.pairingCode || !adapter.requestPairingCode || !adapter.longLived) throw new AppError('ERR_CHANNEL_NOT_SUPPORTED', { feature: 'código de pareamento' });
-      const code = await sessions.requestPairing(ch.tenantId, ch.id, req.body.number).catch((err) => {
-        if (err instanceof AppError) throw err;
-        req.log.warn({ err: (err as Error).message }, 'pairing code failed');
-        throw new AppError('ERR_QR_CODE');
-      });
-      // When another node runs the session the code arrives live as `channel.updated`.
-      return reply.status(code ? 200 : 202).send({ pairingCode: code ?? null });
+        const ch = await findTenantChannel(kernel, principalOf(req).tenantId, req.params.id);
+        if (!ch) throw new AppError('ERR_NO_WAPP_FOUND');
+        const adapter = kernel.channelAdapters.get(ch.type);
+        if (!adapter?.capabilities.pairingCode || !adapter.requestPairingCode || !adapter.longLived) throw new AppError('ERR_CHANNEL_NOT_SUPPORTED', { feature: 'código de pareamento' });
+        const code = await sessions.requestPairing(ch.tenantId, ch.id, req.body.number).catch((err) => {
+          if (err instanceof AppError) throw err;
+          req.log.warn({ err: (err as Error).message }, 'pairing code failed');
+          throw new AppError('ERR_QR_CODE');
+        });
+        // When another node runs the session the code arrives live as `channel.updated`.
+        return reply.status(code ? 200 : 202).send({ pairingCode: code ?? null });
       },
     );
 
@@ -324,8 +324,7 @@ export async function channelRoutes(app: FastifyInstance, kernel: Kernel) {
     r.post(
       '/api/channels/:id/close-tickets',
       { ...write, schema: { operationId: 'closeChannelTickets', tags, summary: 'Encerra os atendimentos abertos ou pendentes do canal', ...channelId, body: z.object({ status: z.enum(['open', 'pending']) }).strict(), response: { 200: z.object({ closed: z.number().int() }) } } },
-      async (req) =>
-      closeChannelTickets(kernel, req.access!, req.params.id, req.body.status),
+      async (req) => closeChannelTickets(kernel, req.access!, req.params.id, req.body.status),
     );
 
     r.get('/api/channels/:id/imports', { ...write, schema: { operationId: 'listChannelHistoryImports', tags, summary: 'Importações de histórico do canal', ...channelId, response: { 200: z.array(historyImportSchema) } } }, async (req) => {
@@ -365,8 +364,7 @@ export async function channelRoutes(app: FastifyInstance, kernel: Kernel) {
           response: { 200: z.object({ moved: z.number().int(), skipped: z.array(z.object({ ticketId: z.number().int(), existingTicketId: z.number().int().nullable() })) }) },
         },
       },
-      async (req) =>
-      moveChannelTickets(kernel, req.access!, req.body.fromChannelId, req.body.toChannelId),
+      async (req) => moveChannelTickets(kernel, req.access!, req.body.fromChannelId, req.body.toChannelId),
     );
 
     // --- history import (core.md §7) ---
@@ -397,15 +395,15 @@ export async function channelRoutes(app: FastifyInstance, kernel: Kernel) {
       '/api/messages/syncOldByUser',
       { ...write, schema: { operationId: 'importContactHistory', tags, summary: 'Importa o histórico de mensagens de um contato', body: syncBody.extend({ contactId: int32.optional(), ticketId: int32.optional() }).strict(), response: queued } },
       async (req, reply) => {
-      let contactId = req.body.contactId;
-      if (req.body.ticketId) {
-        const t = await kernel.db.pool.query<{ contact_id: number; channel_id: number | null }>('SELECT contact_id, channel_id FROM tickets WHERE tenant_id = $1 AND id = $2', [principalOf(req).tenantId, req.body.ticketId]);
-        if (!t.rows[0]) throw new AppError('ERR_NO_TICKET_FOUND');
-        contactId = t.rows[0].contact_id;
-        req.body.channelId ??= t.rows[0].channel_id ?? undefined;
-      }
-      if (!contactId) throw new AppError('ERR_REQUIRED_FIELD', { field: 'contato' });
-      return reply.status(202).send(await queueHistoryImport(kernel, req.access!, syncInput(req.body, { contactId })));
+        let contactId = req.body.contactId;
+        if (req.body.ticketId) {
+          const t = await kernel.db.pool.query<{ contact_id: number; channel_id: number | null }>('SELECT contact_id, channel_id FROM tickets WHERE tenant_id = $1 AND id = $2', [principalOf(req).tenantId, req.body.ticketId]);
+          if (!t.rows[0]) throw new AppError('ERR_NO_TICKET_FOUND');
+          contactId = t.rows[0].contact_id;
+          req.body.channelId ??= t.rows[0].channel_id ?? undefined;
+        }
+        if (!contactId) throw new AppError('ERR_REQUIRED_FIELD', { field: 'contato' });
+        return reply.status(202).send(await queueHistoryImport(kernel, req.access!, syncInput(req.body, { contactId })));
       },
     );
 
@@ -414,14 +412,14 @@ export async function channelRoutes(app: FastifyInstance, kernel: Kernel) {
       '/api/messagesUpdateSyncTime',
       { ...write, schema: { operationId: 'updateMessagesSyncTime', tags, summary: 'Registra a hora da última sincronização de mensagens', body: z.object({ tenantId: int32 }).strict(), response: { 200: z.object({ tenantId: z.number().int(), syncTime: z.string() }) } } },
       async (req) => {
-      const { tenantId } = principalOf(req);
-      if (req.body.tenantId !== tenantId) throw new AppError('ERR_NO_PERMISSION');
-      const at = new Date().toISOString();
-      await kernel.db.pool.query(
-        `INSERT INTO settings (tenant_id, key, value) VALUES ($1, 'messagesSyncTime', $2) ON CONFLICT (tenant_id, key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
-        [tenantId, at],
-      );
-      return { tenantId, syncTime: at };
+        const { tenantId } = principalOf(req);
+        if (req.body.tenantId !== tenantId) throw new AppError('ERR_NO_PERMISSION');
+        const at = new Date().toISOString();
+        await kernel.db.pool.query(
+          `INSERT INTO settings (tenant_id, key, value) VALUES ($1, 'messagesSyncTime', $2) ON CONFLICT (tenant_id, key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+          [tenantId, at],
+        );
+        return { tenantId, syncTime: at };
       },
     );
   });

@@ -257,7 +257,9 @@ export async function conversationRoutes(app: FastifyInstance, kernel: Kernel) {
     });
     r.post(
       '/api/tickets/bulk-transfer',
-      { config: { access: { menu: 'ticketPanel' } }, schema: {
+      {
+        config: { access: { menu: 'ticketPanel' } },
+        schema: {
           operationId: 'transferTickets',
           tags,
           summary: 'Transfere vários atendimentos',
