@@ -11,6 +11,13 @@ const resumeQuery = z.object({
   since: z.coerce.number().int().min(0).optional(),
 });
 
+/** The polling answer: the events since `since`, or, when they are gone (another epoch, too far back), an order to reload. */
+const eventsAnswer = z.union([
+  z.object({ resync: z.literal(true), epoch: z.string(), seq: z.number().int() }),
+  // `data` is each event's own payload (tickets, messages, plugin events): its shape is the event's, not this route's.
+  z.object({ epoch: z.string(), seq: z.number().int(), events: z.array(z.object({ seq: z.number().int(), epoch: z.string(), event: z.string(), data: z.unknown() })) }),
+]);
+
 export async function realtimeRoutes(app: FastifyInstance, kernel: Kernel) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -24,7 +31,7 @@ export async function realtimeRoutes(app: FastifyInstance, kernel: Kernel) {
       websocket: true,
       schema: { querystring: resumeQuery },
       preValidation: async (req) => {
-        const q = req.query as z.infer<typeof resumeQuery>;
+        const q = req.query;
         const header = req.headers['sec-websocket-protocol'];
         // Browsers cannot set headers on a WebSocket; the token comes in the query or as a subprotocol "bearer.<token>".
         const fromProtocol = typeof header === 'string' ? header.split(',').map((s) => s.trim()).find((s) => s.startsWith('bearer.'))?.slice(7) : undefined;
@@ -34,7 +41,7 @@ export async function realtimeRoutes(app: FastifyInstance, kernel: Kernel) {
     },
     (socket, req) => {
       const who = req.access as ResolvedPrincipal;
-      const q = req.query as z.infer<typeof resumeQuery>;
+      const q = req.query;
       void kernel.realtime.attach(socket, { ...who }, { epoch: q.epoch, since: q.since }).catch((err) => {
         req.log.warn({ err: (err as Error).message }, 'socket attach failed');
         socket.close(1011, 'unavailable');
@@ -43,7 +50,7 @@ export async function realtimeRoutes(app: FastifyInstance, kernel: Kernel) {
   );
 
   /** Polling fallback: the events this user may see since a seq, or a resync instruction. */
-  r.get('/api/events', { schema: { querystring: resumeQuery.omit({ token: true }) } }, async (req) => {
+  r.get('/api/events', { schema: { operationId: 'listEventsSince', tags: ['realtime'], summary: 'Eventos desde uma sequência (alternativa ao WebSocket)', querystring: resumeQuery.omit({ token: true }), response: { 200: eventsAnswer } } }, async (req) => {
     const who = req.access!;
     const state = await kernel.bus.since(who.tenantId, req.query.epoch, req.query.since ?? 0);
     if ('resync' in state) return state;

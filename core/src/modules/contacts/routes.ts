@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
+import { Readable } from 'node:stream';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Kernel } from '../../kernel.ts';
@@ -23,8 +24,17 @@ import { applyNinthDigit, findDuplicates, mergeBody, mergeContacts, previewNinth
 import { IMPORT_MAX_BYTES, parseImportFile } from './import-file.ts';
 import { IMPORT_JOB, importResult, runImport, startImport } from './import-job.ts';
 import { csvSeparator, exportCsv, exportXlsx } from './export.ts';
+import { principalOf } from '../../sdk/http.ts';
+import { contactPage, contactSchema, duplicatesAnswer, importResultSchema, mergeAnswer, ninthDigitPreview, ninthDigitResult, validationReport } from './schemas.ts';
 
-const actorOf = (req: FastifyRequest): Actor => ({ userId: req.principal!.userId, tenantId: req.principal!.tenantId, profile: req.principal!.profile });
+const actorOf = (req: FastifyRequest): Actor => {
+  const { userId, tenantId, profile } = principalOf(req);
+  return { userId, tenantId, profile };
+};
+const tags = ['contacts'];
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** A file streamed as it is built, never JSON (Fastify writes streams as they are, without the serializer); documented as binary. */
+const fileStream = z.custom<Readable>((v) => v instanceof Readable).meta({ type: 'string', format: 'binary' });
 
 /**
  * Contacts (spec §2 contacts screen, §3, §5). Every route needs the
@@ -39,30 +49,39 @@ export async function contactRoutes(app: FastifyInstance, kernel: Kernel) {
   const read = { config: { access: { menu: 'contacts' } } };
   const manage = { config: { access: { menu: 'contacts', profiles: ['admin' as const, 'super' as const] } } };
 
-  r.get('/api/contacts', { ...read, schema: { querystring: contactListQuery } }, async (req) => listContacts(kernel, req.em, req.principal!.tenantId, req.query));
+  r.get('/api/contacts', { ...read, schema: { operationId: 'listContacts', tags, summary: 'Lista os contatos', querystring: contactListQuery, response: { 200: contactPage } } }, async (req) =>
+    listContacts(kernel, req.em, principalOf(req).tenantId, req.query),
+  );
 
-  r.post('/api/contacts', { ...read, schema: { body: contactCreateBody } }, async (req, reply) => {
+  r.post('/api/contacts', { ...read, schema: { operationId: 'createContact', tags, summary: 'Cria um contato', body: contactCreateBody, response: { 201: contactSchema } } }, async (req, reply) => {
     const out = await createContact(kernel, req.em, actorOf(req), req.body, birthdayOrder(req.headers['accept-language']));
     return reply.status(201).send(out);
   });
 
   // --- maintenance (static paths, matched before /:id) ---
-  r.get('/api/contacts/duplicates', { ...read, schema: { querystring: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(200) }) } }, async (req) =>
-    findDuplicates(kernel, req.em, req.principal!.tenantId, req.query.limit),
+  r.get(
+    '/api/contacts/duplicates',
+    { ...read, schema: { operationId: 'listDuplicateContacts', tags, summary: 'Contatos provavelmente duplicados', querystring: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(200) }), response: { 200: duplicatesAnswer } } },
+    async (req) => findDuplicates(kernel, req.em, principalOf(req).tenantId, req.query.limit),
   );
 
-  r.post('/api/contacts/merge', { ...manage, schema: { body: mergeBody } }, async (req) => mergeContacts(kernel, req.em, actorOf(req), req.body.keepId, req.body.mergeIds));
+  r.post('/api/contacts/merge', { ...manage, schema: { operationId: 'mergeContacts', tags, summary: 'Junta contatos duplicados em um', body: mergeBody, response: { 200: mergeAnswer } } }, async (req) => mergeContacts(kernel, req.em, actorOf(req), req.body.keepId, req.body.mergeIds));
 
-  r.get('/api/contacts/ninth-digit', read, async (req) => previewNinthDigit(kernel, req.principal!.tenantId));
+  r.get('/api/contacts/ninth-digit', { ...read, schema: { operationId: 'previewNinthDigit', tags, summary: 'Contatos que a correção do nono dígito alteraria', response: { 200: ninthDigitPreview } } }, async (req) =>
+    previewNinthDigit(kernel, principalOf(req).tenantId),
+  );
 
-  r.post('/api/contacts/ninth-digit', manage, async (req) => applyNinthDigit(kernel, actorOf(req)));
+  r.post('/api/contacts/ninth-digit', { ...manage, schema: { operationId: 'applyNinthDigit', tags, summary: 'Acrescenta o nono dígito aos celulares brasileiros', response: { 200: ninthDigitResult } } }, async (req) => applyNinthDigit(kernel, actorOf(req)));
 
-  r.get('/api/contacts/validate', { ...read, schema: { querystring: z.object({ limit: z.coerce.number().int().min(1).max(5000).default(1000) }) } }, async (req) =>
-    validateNumbers(kernel, req.principal!.tenantId, req.query.limit),
+  r.get(
+    '/api/contacts/validate',
+    { ...read, schema: { operationId: 'validateContactNumbers', tags, summary: 'Relatório de números de contato inválidos', querystring: z.object({ limit: z.coerce.number().int().min(1).max(5000).default(1000) }), response: { 200: validationReport } } },
+    async (req) => validateNumbers(kernel, principalOf(req).tenantId, req.query.limit),
   );
 
   // --- import / export ---
-  r.post('/api/contacts/import', read, async (req, reply) => {
+  // Body: multipart with one CSV/XLSX file (`parseImportFile`).
+  r.post('/api/contacts/import', { ...read, schema: { operationId: 'importContacts', tags, summary: 'Importa contatos de um arquivo', response: { 202: z.object({ jobId: z.string(), total: z.number().int() }) } } }, async (req, reply) => {
     if (!req.isMultipart()) throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE');
     const file = await req.file({ limits: { fileSize: IMPORT_MAX_BYTES, files: 1 } });
     if (!file) throw new AppError('ERR_REQUIRED_FIELD', { field: 'file' });
@@ -72,45 +91,66 @@ export async function contactRoutes(app: FastifyInstance, kernel: Kernel) {
     return reply.status(202).send({ jobId, total: rows.length });
   });
 
-  r.get('/api/contacts/import/:jobId', { ...read, schema: { params: z.object({ jobId: z.uuid() }) } }, async (req) => {
-    const result = await importResult(kernel, req.principal!.tenantId, req.params.jobId);
-    if (!result) throw new AppError('ERR_NOT_FOUND');
-    return result;
-  });
+  r.get(
+    '/api/contacts/import/:jobId',
+    { ...read, schema: { operationId: 'getContactImport', tags, summary: 'Andamento e resultado de uma importação', params: z.object({ jobId: z.uuid() }), response: { 200: importResultSchema } } },
+    async (req) => {
+      const result = await importResult(kernel, principalOf(req).tenantId, req.params.jobId);
+      if (!result) throw new AppError('ERR_NOT_FOUND');
+      return result;
+    },
+  );
 
-  r.get('/api/contacts/export', { ...read, schema: { querystring: z.object({ format: z.enum(['csv', 'xlsx']).default('csv') }) } }, async (req, reply) => {
-    const lang = languageOf(req.headers['accept-language']);
-    const order = birthdayOrder(req.headers['accept-language']);
-    const tenantId = req.principal!.tenantId;
-    const base = lang === 'pt' ? 'contatos' : 'contacts';
-    if (req.query.format === 'xlsx')
+  r.get(
+    '/api/contacts/export',
+    {
+      ...read,
+      schema: {
+        operationId: 'exportContacts',
+        tags,
+        summary: 'Exporta os contatos em CSV ou XLSX',
+        querystring: z.object({ format: z.enum(['csv', 'xlsx']).default('csv') }),
+        response: { 200: { description: 'O arquivo', content: { 'text/csv': { schema: fileStream }, [XLSX]: { schema: fileStream } } } },
+      },
+    },
+    async (req, reply) => {
+      const lang = languageOf(req.headers['accept-language']);
+      const order = birthdayOrder(req.headers['accept-language']);
+      const { tenantId } = principalOf(req);
+      const base = lang === 'pt' ? 'contatos' : 'contacts';
+      if (req.query.format === 'xlsx')
+        return reply
+          .header('content-type', XLSX)
+          .header('content-disposition', `attachment; filename="${base}.xlsx"`)
+          .send(exportXlsx(kernel.db.pool, tenantId, lang, order));
       return reply
-        .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header('content-disposition', `attachment; filename="${base}.xlsx"`)
-        .send(exportXlsx(kernel.db.pool, tenantId, lang, order));
-    return reply
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${base}.csv"`)
-      .send(exportCsv(kernel.db.pool, tenantId, lang, order, csvSeparator(req.headers['accept-language'])));
-  });
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${base}.csv"`)
+        .send(exportCsv(kernel.db.pool, tenantId, lang, order, csvSeparator(req.headers['accept-language'])));
+    },
+  );
 
   // --- one contact ---
-  r.get('/api/contacts/:id', { ...read, schema: { params: idParam } }, async (req) => contactOutOne(kernel, req.em, req.principal!.tenantId, await loadContact(req.em, req.params.id)));
+  r.get('/api/contacts/:id', { ...read, schema: { operationId: 'getContact', tags, summary: 'Mostra um contato', params: idParam, response: { 200: contactSchema } } }, async (req) =>
+    contactOutOne(kernel, req.em, principalOf(req).tenantId, await loadContact(req.em, req.params.id)),
+  );
 
-  r.put('/api/contacts/:id', { ...read, schema: { params: idParam, body: contactUpdateBody } }, async (req) =>
+  r.put('/api/contacts/:id', { ...read, schema: { operationId: 'updateContact', tags, summary: 'Altera um contato', params: idParam, body: contactUpdateBody, response: { 200: contactSchema } } }, async (req) =>
     updateContact(kernel, req.em, actorOf(req), req.params.id, req.body, birthdayOrder(req.headers['accept-language'])),
   );
 
-  r.delete('/api/contacts/:id', { ...manage, schema: { params: idParam } }, async (req, reply) => {
+  r.delete('/api/contacts/:id', { ...manage, schema: { operationId: 'deleteContact', tags, summary: 'Exclui um contato', params: idParam, response: { 204: z.null() } } }, async (req, reply) => {
     await deleteContact(kernel, req.em, actorOf(req), req.params.id);
-    return reply.status(204).send();
+    return reply.status(204).send(null);
   });
 
-  r.put('/api/contacts/:id/block', { ...read, schema: { params: idParam, body: z.object({ blocked: z.boolean() }).strict() } }, async (req) =>
+  r.put('/api/contacts/:id/block', { ...read, schema: { operationId: 'blockContact', tags, summary: 'Bloqueia ou desbloqueia um contato', params: idParam, body: z.object({ blocked: z.boolean() }).strict(), response: { 200: contactSchema } } }, async (req) =>
     setContactFlag(kernel, req.em, actorOf(req), req.params.id, 'blocked', req.body.blocked),
   );
 
-  r.put('/api/contacts/:id/chatbot-block', { ...read, schema: { params: idParam, body: z.object({ chatbotBlocked: z.boolean() }).strict() } }, async (req) =>
-    setContactFlag(kernel, req.em, actorOf(req), req.params.id, 'chatbotBlocked', req.body.chatbotBlocked),
+  r.put(
+    '/api/contacts/:id/chatbot-block',
+    { ...read, schema: { operationId: 'blockContactChatbot', tags, summary: 'Liga ou desliga o chatbot para um contato', params: idParam, body: z.object({ chatbotBlocked: z.boolean() }).strict(), response: { 200: contactSchema } } },
+    async (req) => setContactFlag(kernel, req.em, actorOf(req), req.params.id, 'chatbotBlocked', req.body.chatbotBlocked),
   );
 }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Kernel } from '../../kernel.ts';
 import { AppError } from '../../errors.ts';
 import { queueOutbound } from './outbound.ts';
+import { principalOf } from '../../sdk/http.ts';
 
 const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'hora inválida (HH:mm)').nullable().optional();
 
@@ -19,6 +20,15 @@ export const dayHours = z
   .refine((d) => d.type !== 'H' || (!d.start2 && !d.end2) || (d.start2 && d.end2 && d.end! <= d.start2 && d.start2 < d.end2), 'o segundo período precisa de início e fim, depois do fim do primeiro');
 
 export type DayHours = z.infer<typeof dayHours>;
+
+/** A day as answered: what `dayHours` stored (the ranges absent or null outside type H). */
+const dayHoursOut = z.object({ day: z.number().int(), type: z.enum(['O', 'C', 'H']), start: z.string().nullable().optional(), end: z.string().nullable().optional(), start2: z.string().nullable().optional(), end2: z.string().nullable().optional() });
+
+/** The tenant's hours, absence message and whether it is attending now. */
+export const businessHoursAnswer = z.object({ businessHours: z.array(dayHoursOut), messageBusinessHours: z.string(), timezone: z.string(), openNow: z.boolean() });
+
+/** The tenant's rating request settings (`rating_config` over the defaults). */
+export const ratingAnswer = z.object({ enabled: z.boolean(), maxAttempts: z.number().int(), message: z.string().nullable() });
 
 export const DEFAULT_HOURS: DayHours[] = [0, 1, 2, 3, 4, 5, 6].map((day) => (day === 0 || day === 6 ? { day, type: 'C' as const } : { day, type: 'H' as const, start: '08:00', end: '18:00' }));
 
@@ -85,33 +95,54 @@ export async function businessHoursRoutes(app: FastifyInstance, kernel: Kernel) 
     const hours = row.business_hours.length ? row.business_hours : DEFAULT_HOURS;
     return { businessHours: hours, messageBusinessHours: row.message_business_hours ?? '', timezone: row.timezone, openNow: isOpenAt(hours, new Date(), row.timezone) };
   };
-  r.get('/api/tenants/business-hours', read, async (req) => current(req.principal!.tenantId));
+  const tags = ['business-hours'];
+  r.get(
+    '/api/tenants/business-hours',
+    { ...read, schema: { operationId: 'getBusinessHours', tags, summary: 'Horário de atendimento da empresa', response: { 200: businessHoursAnswer } } },
+    async (req) => current(principalOf(req).tenantId),
+  );
   r.put(
     '/api/tenants/business-hours',
-    { ...write, schema: { body: z.union([z.array(dayHours), z.object({ businessHours: z.array(dayHours) }).strict()]) } },
+    {
+      ...write,
+      schema: {
+        operationId: 'updateBusinessHours',
+        tags,
+        summary: 'Altera o horário de atendimento',
+        body: z.union([z.array(dayHours), z.object({ businessHours: z.array(dayHours) }).strict()]),
+        response: { 200: businessHoursAnswer },
+      },
+    },
     async (req) => {
+      const { tenantId } = principalOf(req);
       const list = Array.isArray(req.body) ? req.body : req.body.businessHours;
       const days = new Set(list.map((d) => d.day));
       if (list.length !== 7 || days.size !== 7) throw new AppError('ERR_VALIDATION', { details: 'informe os 7 dias da semana, de 0 (domingo) a 6 (sábado)' });
-      await kernel.db.pool.query('UPDATE tenants SET business_hours = $2, updated_at = now() WHERE id = $1', [req.principal!.tenantId, JSON.stringify([...list].sort((a, b) => a.day - b.day))]);
-      const out = await current(req.principal!.tenantId);
-      await kernel.bus.publish({ tenantId: req.principal!.tenantId, event: 'tenant.business_hours_updated', data: out });
+      await kernel.db.pool.query('UPDATE tenants SET business_hours = $2, updated_at = now() WHERE id = $1', [tenantId, JSON.stringify([...list].sort((a, b) => a.day - b.day))]);
+      const out = await current(tenantId);
+      await kernel.bus.publish({ tenantId, event: 'tenant.business_hours_updated', data: out });
       return out;
     },
   );
-  r.put('/api/tenants/message-business-hours', { ...write, schema: { body: z.object({ messageBusinessHours: z.string().max(4096) }).strict() } }, async (req) => {
-    await kernel.db.pool.query('UPDATE tenants SET message_business_hours = $2, updated_at = now() WHERE id = $1', [req.principal!.tenantId, req.body.messageBusinessHours.trim() || null]);
-    return current(req.principal!.tenantId);
-  });
+  r.put(
+    '/api/tenants/message-business-hours',
+    { ...write, schema: { operationId: 'updateAbsenceMessage', tags, summary: 'Altera a mensagem de fora do horário', body: z.object({ messageBusinessHours: z.string().max(4096) }).strict(), response: { 200: businessHoursAnswer } } },
+    async (req) => {
+      const { tenantId } = principalOf(req);
+      await kernel.db.pool.query('UPDATE tenants SET message_business_hours = $2, updated_at = now() WHERE id = $1', [tenantId, req.body.messageBusinessHours.trim() || null]);
+      return current(tenantId);
+    },
+  );
 
   // A blank or null message goes back to the default request with the scale (rating.ts).
   const ratingConfig = z.object({ message: z.string().trim().max(1024).nullable().optional().transform((v) => (v === '' ? null : v)), maxAttempts: z.number().int().min(1).max(10).optional(), enabled: z.boolean().optional() }).strict();
-  r.get('/api/tenants/rating', read, async (req) => {
-    const row = (await kernel.db.pool.query<{ rating_config: Record<string, unknown> }>('SELECT rating_config FROM tenants WHERE id = $1', [req.principal!.tenantId])).rows[0];
+  const ratingTags = ['rating'];
+  r.get('/api/tenants/rating', { ...read, schema: { operationId: 'getRatingSettings', tags: ratingTags, summary: 'Configuração da avaliação de atendimento', response: { 200: ratingAnswer } } }, async (req) => {
+    const row = (await kernel.db.pool.query<{ rating_config: Record<string, unknown> }>('SELECT rating_config FROM tenants WHERE id = $1', [principalOf(req).tenantId])).rows[0];
     return { enabled: true, maxAttempts: 1, message: null, ...row.rating_config };
   });
-  r.put('/api/tenants/rating', { config: { access: { menu: 'evaluations' } }, schema: { body: ratingConfig } }, async (req) => {
-    const r2 = await kernel.db.pool.query<{ rating_config: Record<string, unknown> }>('UPDATE tenants SET rating_config = rating_config || $2::jsonb, updated_at = now() WHERE id = $1 RETURNING rating_config', [req.principal!.tenantId, JSON.stringify(req.body)]);
+  r.put('/api/tenants/rating', { config: { access: { menu: 'evaluations' } }, schema: { operationId: 'updateRatingSettings', tags: ratingTags, summary: 'Altera a avaliação de atendimento', body: ratingConfig, response: { 200: ratingAnswer } } }, async (req) => {
+    const r2 = await kernel.db.pool.query<{ rating_config: Record<string, unknown> }>('UPDATE tenants SET rating_config = rating_config || $2::jsonb, updated_at = now() WHERE id = $1 RETURNING rating_config', [principalOf(req).tenantId, JSON.stringify(req.body)]);
     return { enabled: true, maxAttempts: 1, message: null, ...r2.rows[0].rating_config };
   });
 }

@@ -16,6 +16,9 @@ import { connectChannel, disconnectChannel } from '../channels/lifecycle.ts';
 import { channelSessions } from '../channels/sessions.ts';
 import { closeChannelTickets, installChannelInboundRules, moveChannelTickets, moveTicket } from '../channels/tickets.ts';
 import { defineHistoryJobs, queueHistoryImport } from '../channels/history.ts';
+import { principalOf } from '../../sdk/http.ts';
+import { channelSchema, channelStatusSchema, channelSummarySchema, channelTypeSchema, historyImportSchema, platformChannelSchema } from './channel-schemas.ts';
+import { ticketSchema } from './schemas.ts';
 
 const COLS = `id, tenant_id, type, name, number, status, is_default, queue_id, user_id, chatflow_id, farewell_message, closing_keyword,
   birthday_message, birthday_hour, birthday_media, config, secrets, qrcode, pairing_code, retries, last_error, status_at, created_at, updated_at`;
@@ -86,7 +89,7 @@ async function readFile(kernel: Kernel, req: FastifyRequest) {
       part.file.resume();
       continue;
     }
-    const s = await kernel.storage.save(req.principal!.tenantId, part.filename || 'arquivo', part.mimetype, part.file);
+    const s = await kernel.storage.save(principalOf(req).tenantId, part.filename || 'arquivo', part.mimetype, part.file);
     stored = { url: s.url, name: s.name, mimetype: s.mimetype };
   }
   if (!stored) throw new AppError('ERR_REQUIRED_FIELD', { field: 'arquivo' });
@@ -124,14 +127,18 @@ export async function channelRoutes(app: FastifyInstance, kernel: Kernel) {
     await scope.register(multipart, { limits: { fileSize: MAX_MEDIA_BYTES, files: 1 } });
     const r = scope.withTypeProvider<ZodTypeProvider>();
 
-    r.get('/api/channels', read, async (req) => {
-      const rows = (await kernel.db.pool.query<ChannelRow>(`SELECT ${COLS} FROM channels WHERE tenant_id = $1 AND deleted_at IS NULL ORDER BY id`, [req.principal!.tenantId])).rows.map(channelOut);
+    const tags = ['channels'];
+    const channelId = { params: idParam };
+    const withStatus = { 200: channelStatusSchema };
+    // Those who manage channels get `channelOut`, agents `channelSummary`; the whole form is tried first so its fields are kept.
+    r.get('/api/channels', { ...read, schema: { operationId: 'listChannels', tags, summary: 'Lista os canais da empresa', response: { 200: z.array(z.union([channelSchema, channelSummarySchema])) } } }, async (req) => {
+      const rows = (await kernel.db.pool.query<ChannelRow>(`SELECT ${COLS} FROM channels WHERE tenant_id = $1 AND deleted_at IS NULL ORDER BY id`, [principalOf(req).tenantId])).rows.map(channelOut);
       return managesChannels(kernel, req.access!) ? rows : rows.map(channelSummary);
     });
 
-    r.get('/api/channels/types', read, async (req) => {
+    r.get('/api/channels/types', { ...read, schema: { operationId: 'listChannelTypes', tags, summary: 'Tipos de canal que a empresa pode criar', response: { 200: z.array(channelTypeSchema) } } }, async (req) => {
       // Only the types whose plugin this tenant has on: a switched-off plugin's channels cannot be created.
-      const enabled = await kernel.enablement.enabledMap(req.principal!.tenantId);
+      const enabled = await kernel.enablement.enabledMap(principalOf(req).tenantId);
       return [...kernel.channelAdapters.values()]
         .filter((a) => enabled.get(kernel.channelPlugins.get(a.type) ?? '') !== false)
         .map((a) => ({ type: a.type, label: a.label, identityKind: a.identityKind, capabilities: a.capabilities, longLived: !!a.longLived, lockedName: !!a.lockedName }));
@@ -142,12 +149,18 @@ export async function channelRoutes(app: FastifyInstance, kernel: Kernel) {
       '/api/channels/all',
       {
         config: { access: { menu: 'channelsTenants', profiles: ['superadmin'] } },
-        schema: { querystring: z.object({ tenantId: int32.optional(), status: z.enum(['qrcode', 'opening', 'connected', 'disconnected', 'pairingTimeout']).optional(), searchParam: z.string().trim().max(200).optional(), pageNumber: z.coerce.number().int().min(1).max(100_000).default(1) }) },
+        schema: {
+          operationId: 'listAllChannels',
+          tags,
+          summary: 'Canais de todas as empresas (superadmin)',
+          querystring: z.object({ tenantId: int32.optional(), status: z.enum(['qrcode', 'opening', 'connected', 'disconnected', 'pairingTimeout']).optional(), searchParam: z.string().trim().max(200).optional(), pageNumber: z.coerce.number().int().min(1).max(100_000).default(1) }),
+          response: { 200: z.object({ channels: z.array(platformChannelSchema), count: z.number().int(), hasMore: z.boolean() }) },
+        },
       },
       async (req) => {
         const q = req.query;
         const params: unknown[] = [q.tenantId ?? null, q.status ?? null, q.searchParam ? `%${q.searchParam.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null, (q.pageNumber - 1) * 100];
-        const rows = await kernel.db.pool.query(
+        const rows = await kernel.db.pool.query<z.output<typeof platformChannelSchema> & { total: number }>(
           `SELECT c.id, c.tenant_id AS "tenantId", t.name AS "tenantName", c.type, c.name, c.number, c.status, c.status_at AS "statusAt",
                   c.is_default AS "isDefault", c.retries, c.last_error AS "lastError", c.created_at AS "createdAt", count(*) OVER () AS "total"
              FROM channels c JOIN tenants t ON t.id = c.tenant_id
@@ -161,10 +174,10 @@ export async function channelRoutes(app: FastifyInstance, kernel: Kernel) {
       },
     );
 
-    r.get('/api/channels/:id', { ...write, schema: { params: idParam } }, async (req) => channelOut(await tenantRow(kernel, req.principal!.tenantId, req.params.id)));
+    r.get('/api/channels/:id', { ...write, schema: { operationId: 'getChannel', tags, summary: 'Mostra um canal', ...channelId, response: { 200: channelSchema } } }, async (req) => channelOut(await tenantRow(kernel, principalOf(req).tenantId, req.params.id)));
 
-    r.post('/api/channels', { ...write, schema: { body: channelCreateBody } }, async (req, reply) => {
-      const tenantId = req.principal!.tenantId;
+    r.post('/api/channels', { ...write, schema: { operationId: 'createChannel', tags, summary: 'Cria um canal', body: channelCreateBody, response: { 201: channelSchema } } }, async (req, reply) => {
+      const { tenantId } = principalOf(req);
       const b = req.body;
       const adapter = kernel.channelAdapters.get(b.type);
       if (!adapter) throw new AppError('ERR_SAVING_CHANNEL');
@@ -198,8 +211,8 @@ export async function channelRoutes(app: FastifyInstance, kernel: Kernel) {
       return reply.status(201).send(channelOut((await loadRow(kernel, tenantId, id))!));
     });
 
-    r.put('/api/channels/:id', { ...write, schema: { params: idParam, body: channelUpdateBody } }, async (req) => {
-      const tenantId = req.principal!.tenantId;
+    r.put('/api/channels/:id', { ...write, schema: { operationId: 'updateChannel', tags, summary: 'Altera um canal', ...channelId, body: channelUpdateBody, response: { 200: channelSchema } } }, async (req) => {
+      const { tenantId } = principalOf(req);
       const cur = await tenantRow(kernel, tenantId, req.params.id);
       const adapter = kernel.channelAdapters.get(cur.type);
       if (!adapter) throw new AppError('ERR_SAVING_CHANNEL');
@@ -239,8 +252,8 @@ export async function channelRoutes(app: FastifyInstance, kernel: Kernel) {
       return out;
     });
 
-    r.delete('/api/channels/:id', { ...write, schema: { params: idParam } }, async (req, reply) => {
-      const tenantId = req.principal!.tenantId;
+    r.delete('/api/channels/:id', { ...write, schema: { operationId: 'deleteChannel', tags, summary: 'Exclui um canal', ...channelId, response: { 204: z.null() } } }, async (req, reply) => {
+      const { tenantId } = principalOf(req);
       const cur = await findTenantChannel(kernel, tenantId, req.params.id);
       if (!cur) throw new AppError('ERR_NO_WAPP_FOUND');
       await disconnectChannel(kernel, cur, { logout: true });
@@ -248,59 +261,79 @@ export async function channelRoutes(app: FastifyInstance, kernel: Kernel) {
       await kernel.db.pool.query('UPDATE channels SET deleted_at = now(), status = $3, is_default = false WHERE tenant_id = $1 AND id = $2', [tenantId, cur.id, 'disconnected']);
       forgetChannel(kernel, cur.id);
       await kernel.bus.publish({ tenantId, event: 'channel.deleted', data: { id: cur.id } });
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     });
 
-    r.post('/api/channels/:id/connect', { ...write, schema: { params: idParam } }, async (req, reply) => {
-      const ch = await findTenantChannel(kernel, req.principal!.tenantId, req.params.id);
+    r.post('/api/channels/:id/connect', { ...write, schema: { operationId: 'connectChannel', tags, summary: 'Conecta um canal', ...channelId, response: { 202: channelStatusSchema } } }, async (req, reply) => {
+      const ch = await findTenantChannel(kernel, principalOf(req).tenantId, req.params.id);
       if (!ch) throw new AppError('ERR_NO_WAPP_FOUND');
       await connectChannel(kernel, ch);
-      return reply.status(202).send((await kernel.db.pool.query(`SELECT ${STATUS_COLS} FROM channels WHERE id = $1`, [ch.id])).rows[0]);
+      return reply.status(202).send((await kernel.db.pool.query<z.output<typeof channelStatusSchema>>(`SELECT ${STATUS_COLS} FROM channels WHERE id = $1`, [ch.id])).rows[0]);
     });
 
-    r.post('/api/channels/:id/disconnect', { ...write, schema: { params: idParam } }, async (req) => {
-      const ch = await findTenantChannel(kernel, req.principal!.tenantId, req.params.id);
+    r.post('/api/channels/:id/disconnect', { ...write, schema: { operationId: 'disconnectChannel', tags, summary: 'Desconecta um canal', ...channelId, response: withStatus } }, async (req) => {
+      const ch = await findTenantChannel(kernel, principalOf(req).tenantId, req.params.id);
       if (!ch) throw new AppError('ERR_NO_WAPP_FOUND');
       await disconnectChannel(kernel, ch);
-      return (await kernel.db.pool.query(`SELECT ${STATUS_COLS} FROM channels WHERE id = $1`, [ch.id])).rows[0];
+      return (await kernel.db.pool.query<z.output<typeof channelStatusSchema>>(`SELECT ${STATUS_COLS} FROM channels WHERE id = $1`, [ch.id])).rows[0];
     });
 
-    r.post('/api/channels/:id/pairing-code', { ...write, schema: { params: idParam, body: z.object({ number: z.string().trim().regex(/^\d{8,20}$/, 'número com código do país, só dígitos') }).strict() } }, async (req, reply) => {
-      const ch = await findTenantChannel(kernel, req.principal!.tenantId, req.params.id);
-      if (!ch) throw new AppError('ERR_NO_WAPP_FOUND');
-      const adapter = kernel.channelAdapters.get(ch.type);
-      if (!adapter?.capabilities.pairingCode || !adapter.requestPairingCode || !adapter.longLived) throw new AppError('ERR_CHANNEL_NOT_SUPPORTED', { feature: 'código de pareamento' });
-      const code = await sessions.requestPairing(ch.tenantId, ch.id, req.body.number).catch((err) => {
-        if (err instanceof AppError) throw err;
-        req.log.warn({ err: (err as Error).message }, 'pairing code failed');
-        throw new AppError('ERR_QR_CODE');
-      });
-      // When another node runs the session the code arrives live as `channel.updated`.
-      return reply.status(code ? 200 : 202).send({ pairingCode: code ?? null });
-    });
+    const pairingAnswer = z.object({ pairingCode: z.string().nullable() });
+    r.post(
+      '/api/channels/:id/pairing-code',
+      {
+        ...write,
+        schema: {
+          operationId: 'requestChannelPairingCode',
+          tags,
+          summary: 'Pede um código de pareamento para o canal',
+          ...channelId,
+          body: z.object({ number: z.string().trim().regex(/^\d{8,20}$/, 'número com código do país, só dígitos') }).strict(),
+          // 202: another node runs the session; the code arrives live as `channel.updated`.
+          response: { 200: pairingAnswer, 202: pairingAnswer },
+        },
+      },
+      async (req, reply) => {
+        const ch = await findTenantChannel(kernel, principalOf(req).tenantId, req.params.id);
+        if (!ch) throw new AppError('ERR_NO_WAPP_FOUND');
+        const adapter = kernel.channelAdapters.get(ch.type);
+        if (!adapter?.capabilities.pairingCode || !adapter.requestPairingCode || !adapter.longLived) throw new AppError('ERR_CHANNEL_NOT_SUPPORTED', { feature: 'código de pareamento' });
+        const code = await sessions.requestPairing(ch.tenantId, ch.id, req.body.number).catch((err) => {
+          if (err instanceof AppError) throw err;
+          req.log.warn({ err: (err as Error).message }, 'pairing code failed');
+          throw new AppError('ERR_QR_CODE');
+        });
+        // When another node runs the session the code arrives live as `channel.updated`.
+        return reply.status(code ? 200 : 202).send({ pairingCode: code ?? null });
+      },
+    );
 
-    r.post('/api/channels/:id/birthday-media', { ...write, schema: { params: idParam } }, async (req) => {
-      const cur = await tenantRow(kernel, req.principal!.tenantId, req.params.id);
+    // Body: multipart with one file, read by `readFile`.
+    r.post('/api/channels/:id/birthday-media', { ...write, schema: { operationId: 'uploadChannelBirthdayMedia', tags, summary: 'Envia o anexo da mensagem de aniversário', ...channelId, response: { 200: channelSchema } } }, async (req) => {
+      const cur = await tenantRow(kernel, principalOf(req).tenantId, req.params.id);
       const media = await readFile(kernel, req);
       await kernel.db.pool.query('UPDATE channels SET birthday_media = $3, updated_at = now() WHERE tenant_id = $1 AND id = $2', [cur.tenant_id, cur.id, JSON.stringify(media)]);
       return channelOut((await loadRow(kernel, cur.tenant_id, cur.id))!);
     });
-    r.delete('/api/channels/:id/birthday-media', { ...write, schema: { params: idParam } }, async (req) => {
-      const cur = await tenantRow(kernel, req.principal!.tenantId, req.params.id);
+    r.delete('/api/channels/:id/birthday-media', { ...write, schema: { operationId: 'deleteChannelBirthdayMedia', tags, summary: 'Remove o anexo da mensagem de aniversário', ...channelId, response: { 200: channelSchema } } }, async (req) => {
+      const cur = await tenantRow(kernel, principalOf(req).tenantId, req.params.id);
       await kernel.db.pool.query('UPDATE channels SET birthday_media = NULL, updated_at = now() WHERE tenant_id = $1 AND id = $2', [cur.tenant_id, cur.id]);
       return channelOut((await loadRow(kernel, cur.tenant_id, cur.id))!);
     });
 
-    r.post('/api/channels/:id/close-tickets', { ...write, schema: { params: idParam, body: z.object({ status: z.enum(['open', 'pending']) }).strict() } }, async (req) =>
-      closeChannelTickets(kernel, req.access!, req.params.id, req.body.status),
+    r.post(
+      '/api/channels/:id/close-tickets',
+      { ...write, schema: { operationId: 'closeChannelTickets', tags, summary: 'Encerra os atendimentos abertos ou pendentes do canal', ...channelId, body: z.object({ status: z.enum(['open', 'pending']) }).strict(), response: { 200: z.object({ closed: z.number().int() }) } } },
+      async (req) => closeChannelTickets(kernel, req.access!, req.params.id, req.body.status),
     );
 
-    r.get('/api/channels/:id/imports', { ...write, schema: { params: idParam } }, async (req) => {
-      await tenantRow(kernel, req.principal!.tenantId, req.params.id);
-      const rows = await kernel.db.pool.query(
+    r.get('/api/channels/:id/imports', { ...write, schema: { operationId: 'listChannelHistoryImports', tags, summary: 'Importações de histórico do canal', ...channelId, response: { 200: z.array(historyImportSchema) } } }, async (req) => {
+      const { tenantId } = principalOf(req);
+      await tenantRow(kernel, tenantId, req.params.id);
+      const rows = await kernel.db.pool.query<z.output<typeof historyImportSchema>>(
         `SELECT id::text, status, imported, total, error, request, user_id AS "userId", created_at AS "createdAt", finished_at AS "finishedAt"
            FROM channel_history_imports WHERE tenant_id = $1 AND channel_id = $2 ORDER BY id DESC LIMIT 20`,
-        [req.principal!.tenantId, req.params.id],
+        [tenantId, req.params.id],
       );
       return rows.rows;
     });
@@ -308,7 +341,10 @@ export async function channelRoutes(app: FastifyInstance, kernel: Kernel) {
     // --- moving tickets between channels (core.md §7) ---
     r.put(
       '/api/ticketsChannelId/:id',
-      { config: { access: { menu: 'tickets' } }, schema: { params: idParam, body: z.object({ channelId: int32.optional(), whatsappId: int32.optional() }).strict() } },
+      {
+        config: { access: { menu: 'tickets' } },
+        schema: { operationId: 'moveTicketToChannel', tags: ['tickets'], summary: 'Transfere um atendimento para outro canal', params: idParam, body: z.object({ channelId: int32.optional(), whatsappId: int32.optional() }).strict(), response: { 200: ticketSchema } },
+      },
       async (req) => {
         const to = req.body.channelId ?? req.body.whatsappId;
         // "Transfer channel needs a new channel chosen" (administration.md §5).
@@ -316,8 +352,19 @@ export async function channelRoutes(app: FastifyInstance, kernel: Kernel) {
         return moveTicket(kernel, req.access!, req.params.id, to);
       },
     );
-    r.put('/api/ticketsChannel', { ...write, schema: { body: z.object({ fromChannelId: int32, toChannelId: int32 }).strict() } }, async (req) =>
-      moveChannelTickets(kernel, req.access!, req.body.fromChannelId, req.body.toChannelId),
+    r.put(
+      '/api/ticketsChannel',
+      {
+        ...write,
+        schema: {
+          operationId: 'moveChannelTickets',
+          tags,
+          summary: 'Transfere os atendimentos de um canal para outro',
+          body: z.object({ fromChannelId: int32, toChannelId: int32 }).strict(),
+          response: { 200: z.object({ moved: z.number().int(), skipped: z.array(z.object({ ticketId: z.number().int(), existingTicketId: z.number().int().nullable() })) }) },
+        },
+      },
+      async (req) => moveChannelTickets(kernel, req.access!, req.body.fromChannelId, req.body.toChannelId),
     );
 
     // --- history import (core.md §7) ---
@@ -342,28 +389,38 @@ export async function channelRoutes(app: FastifyInstance, kernel: Kernel) {
       if (b.endDate && Number.isNaN(b.endDate.getTime())) throw new AppError('ERR_INVALID_DATE');
       return { channelId, from: b.startDate, to: b.endDate, queueId: b.queueId ?? null, closeTickets: b.closeTickets, groups: b.groups, deviceMessages: b.deviceMessages, limit: b.limit, ...extra };
     };
-    r.post('/api/messages/syncOld', { ...write, schema: { body: syncBody } }, async (req, reply) => reply.status(202).send(await queueHistoryImport(kernel, req.access!, syncInput(req.body))));
-    r.post('/api/messages/syncOldByUser', { ...write, schema: { body: syncBody.extend({ contactId: int32.optional(), ticketId: int32.optional() }).strict() } }, async (req, reply) => {
-      let contactId = req.body.contactId;
-      if (req.body.ticketId) {
-        const t = await kernel.db.pool.query<{ contact_id: number; channel_id: number | null }>('SELECT contact_id, channel_id FROM tickets WHERE tenant_id = $1 AND id = $2', [req.principal!.tenantId, req.body.ticketId]);
-        if (!t.rows[0]) throw new AppError('ERR_NO_TICKET_FOUND');
-        contactId = t.rows[0].contact_id;
-        req.body.channelId ??= t.rows[0].channel_id ?? undefined;
-      }
-      if (!contactId) throw new AppError('ERR_REQUIRED_FIELD', { field: 'contato' });
-      return reply.status(202).send(await queueHistoryImport(kernel, req.access!, syncInput(req.body, { contactId })));
-    });
+    const queued = { 202: z.object({ importId: z.string(), status: z.literal('queued') }) };
+    r.post('/api/messages/syncOld', { ...write, schema: { operationId: 'importChannelHistory', tags, summary: 'Importa o histórico de mensagens de um canal', body: syncBody, response: queued } }, async (req, reply) => reply.status(202).send(await queueHistoryImport(kernel, req.access!, syncInput(req.body))));
+    r.post(
+      '/api/messages/syncOldByUser',
+      { ...write, schema: { operationId: 'importContactHistory', tags, summary: 'Importa o histórico de mensagens de um contato', body: syncBody.extend({ contactId: int32.optional(), ticketId: int32.optional() }).strict(), response: queued } },
+      async (req, reply) => {
+        let contactId = req.body.contactId;
+        if (req.body.ticketId) {
+          const t = await kernel.db.pool.query<{ contact_id: number; channel_id: number | null }>('SELECT contact_id, channel_id FROM tickets WHERE tenant_id = $1 AND id = $2', [principalOf(req).tenantId, req.body.ticketId]);
+          if (!t.rows[0]) throw new AppError('ERR_NO_TICKET_FOUND');
+          contactId = t.rows[0].contact_id;
+          req.body.channelId ??= t.rows[0].channel_id ?? undefined;
+        }
+        if (!contactId) throw new AppError('ERR_REQUIRED_FIELD', { field: 'contato' });
+        return reply.status(202).send(await queueHistoryImport(kernel, req.access!, syncInput(req.body, { contactId })));
+      },
+    );
 
     /** Records the tenant's last message-sync time; only for the caller's own tenant. */
-    r.post('/api/messagesUpdateSyncTime', { ...write, schema: { body: z.object({ tenantId: int32 }).strict() } }, async (req) => {
-      if (req.body.tenantId !== req.principal!.tenantId) throw new AppError('ERR_NO_PERMISSION');
-      const at = new Date().toISOString();
-      await kernel.db.pool.query(
-        `INSERT INTO settings (tenant_id, key, value) VALUES ($1, 'messagesSyncTime', $2) ON CONFLICT (tenant_id, key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
-        [req.principal!.tenantId, at],
-      );
-      return { tenantId: req.principal!.tenantId, syncTime: at };
-    });
+    r.post(
+      '/api/messagesUpdateSyncTime',
+      { ...write, schema: { operationId: 'updateMessagesSyncTime', tags, summary: 'Registra a hora da última sincronização de mensagens', body: z.object({ tenantId: int32 }).strict(), response: { 200: z.object({ tenantId: z.number().int(), syncTime: z.string() }) } } },
+      async (req) => {
+        const { tenantId } = principalOf(req);
+        if (req.body.tenantId !== tenantId) throw new AppError('ERR_NO_PERMISSION');
+        const at = new Date().toISOString();
+        await kernel.db.pool.query(
+          `INSERT INTO settings (tenant_id, key, value) VALUES ($1, 'messagesSyncTime', $2) ON CONFLICT (tenant_id, key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+          [tenantId, at],
+        );
+        return { tenantId, syncTime: at };
+      },
+    );
   });
 }

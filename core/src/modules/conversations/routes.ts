@@ -16,12 +16,16 @@ import { defineTicketJobs } from './tickets.ts';
 import { defineScheduledDispatch } from './scheduled.ts';
 import { canSee, factsOf, invalidateVisibility, visibilitySettings } from './visibility.ts';
 import { ticketOut } from './serialize.ts';
+import { bulkFailures, messagePage, messageSchema, ticketLog, ticketPage, ticketSchema } from './schemas.ts';
+import { principalOf } from '../../sdk/http.ts';
 import { loadTicket, loadTickets } from './ingest.ts';
 import { channelRoutes } from './channel-routes.ts';
 import { businessHoursRoutes, installAbsenceMessage } from './business-hours.ts';
 import { installRatingAttempts } from './rating.ts';
 
 const tickets = { config: { access: { menu: 'tickets' } } };
+const tags = ['tickets'];
+const mtags = ['messages'];
 const RECURRENCE_DAYS = [5, 10, 15, 20, 25, 30, 35, 40, 45, 60];
 
 const integrationBody = Object.fromEntries(INTEGRATION_FIELDS.map((f) => [f, z.boolean().optional()])) as Record<(typeof INTEGRATION_FIELDS)[number], z.ZodOptional<z.ZodBoolean>>;
@@ -111,7 +115,7 @@ async function readSend(kernel: Kernel, req: FastifyRequest): Promise<SendInput>
         part.file.resume();
         continue;
       }
-      const stored = await kernel.storage.save(req.principal!.tenantId, part.filename || 'arquivo', part.mimetype, part.file);
+      const stored = await kernel.storage.save(principalOf(req).tenantId, part.filename || 'arquivo', part.mimetype, part.file);
       media = { url: stored.url, name: stored.name, mimetype: stored.mimetype };
     } else fields[part.fieldname] = String(part.value);
   }
@@ -155,14 +159,14 @@ export async function conversationRoutes(app: FastifyInstance, kernel: Kernel) {
     const r = scope.withTypeProvider<ZodTypeProvider>();
 
     // --- tickets ---
-    r.get('/api/tickets', { ...tickets, schema: { querystring: ticketListQuery } }, async (req) => listTickets(kernel, req.access!, req.query));
-    r.get('/api/tickets/:id', { ...tickets, schema: { params: idParam } }, async (req) => ticketOut(await visibleTicket(kernel, req.access!, req.params.id)));
-    r.get('/api/tickets/:ticketId/logs', { ...tickets, schema: { params: ticketIdParam } }, async (req) => {
+    r.get('/api/tickets', { ...tickets, schema: { operationId: 'listTickets', tags, summary: 'Lista os atendimentos', querystring: ticketListQuery, response: { 200: ticketPage } } }, async (req) => listTickets(kernel, req.access!, req.query));
+    r.get('/api/tickets/:id', { ...tickets, schema: { operationId: 'getTicket', tags, summary: 'Mostra um atendimento', params: idParam, response: { 200: ticketSchema } } }, async (req) => ticketOut(await visibleTicket(kernel, req.access!, req.params.id)));
+    r.get('/api/tickets/:ticketId/logs', { ...tickets, schema: { operationId: 'listTicketLogs', tags, summary: 'Histórico de um atendimento', params: ticketIdParam, response: { 200: z.array(ticketLog) } } }, async (req) => {
       await visibleTicket(kernel, req.access!, req.params.ticketId);
-      const logs = await kernel.db.pool.query(
+      const logs = await kernel.db.pool.query<z.output<typeof ticketLog>>(
         `SELECT l.id, l.type, l.data, l.created_at AS "createdAt", l.user_id AS "userId", u.name AS "userName"
            FROM ticket_logs l LEFT JOIN users u ON u.id = l.user_id WHERE l.tenant_id = $1 AND l.ticket_id = $2 ORDER BY l.id DESC LIMIT 500`,
-        [req.principal!.tenantId, req.params.ticketId],
+        [principalOf(req).tenantId, req.params.ticketId],
       );
       return logs.rows;
     });
@@ -171,36 +175,41 @@ export async function conversationRoutes(app: FastifyInstance, kernel: Kernel) {
       {
         ...tickets,
         schema: {
+          operationId: 'createTicket',
+          tags,
+          summary: 'Abre um atendimento com um contato',
+          response: { 201: ticketSchema },
           body: z.object({ contactId: z.number().int().positive(), channelId: z.number().int().positive().nullable().optional(), whatsappId: z.number().int().positive().nullable().optional(), status: z.enum(['open', 'pending']).optional(), userId: z.number().int().positive().nullable().optional(), queueId: z.number().int().positive().nullable().optional() }).strict(),
         },
       },
       async (req, reply) => reply.status(201).send(await createTicket(kernel, req.access!, { ...req.body, channelId: req.body.channelId ?? req.body.whatsappId ?? null })),
     );
-    r.put('/api/tickets/:id', { ...tickets, schema: { params: idParam, body: ticketUpdateBody } }, async (req) => {
+    r.put('/api/tickets/:id', { ...tickets, schema: { operationId: 'updateTicket', tags, summary: 'Altera um atendimento (status, fila, atendente, campos)', params: idParam, body: ticketUpdateBody, response: { 200: ticketSchema } } }, async (req) => {
       const b = req.body;
       const integrations = Object.fromEntries(INTEGRATION_FIELDS.filter((f) => b[f] !== undefined).map((f) => [f, b[f]!]));
       return updateTicket(kernel, req.access!, req.params.id, { ...b, sendFarewell: b.sendFarewell ?? b.isFarewellMessage, integrations });
     });
-    r.put('/api/ticketsForce/:id', { ...tickets, schema: { params: idParam } }, async (req) => forceClose(kernel, req.access!, req.params.id));
-    r.put('/api/ticketsNull/:id', { ...tickets, schema: { params: idParam } }, async (req) => clearAssignment(kernel, req.access!, req.params.id));
+    r.put('/api/ticketsForce/:id', { ...tickets, schema: { operationId: 'forceCloseTicket', tags, summary: 'Encerra um atendimento à força', params: idParam, response: { 200: ticketSchema } } }, async (req) => forceClose(kernel, req.access!, req.params.id));
+    r.put('/api/ticketsNull/:id', { ...tickets, schema: { operationId: 'clearTicketAssignment', tags, summary: 'Remove atendente e fila de um atendimento', params: idParam, response: { 200: ticketSchema } } }, async (req) => clearAssignment(kernel, req.access!, req.params.id));
     // Bodies that are all optional are nullish: a PUT/POST/DELETE sent without a body arrives as null.
-    r.put('/api/ticketsChatBot/:id', { ...tickets, schema: { params: idParam, body: z.object({ chatFlowId: z.number().int().positive().nullable().optional() }).strict().nullish() } }, async (req) =>
+    r.put('/api/ticketsChatBot/:id', { ...tickets, schema: { operationId: 'transferTicketToChatbot', tags, summary: 'Transfere um atendimento para o chatbot', params: idParam, body: z.object({ chatFlowId: z.number().int().positive().nullable().optional() }).strict().nullish(), response: { 200: ticketSchema } } }, async (req) =>
       transferToChatbot(kernel, req.access!, req.params.id, req.body?.chatFlowId ?? null),
     );
     // Clears the unread badges of the user's own tickets.
-    r.get('/api/ticketsClear', tickets, async (req) => {
-      const r2 = await kernel.db.pool.query(`UPDATE tickets SET unread_messages = 0 WHERE tenant_id = $1 AND user_id = $2 AND unread_messages > 0 AND status IN ('open','pending') RETURNING id`, [req.principal!.tenantId, req.principal!.userId]);
+    r.get('/api/ticketsClear', { ...tickets, schema: { operationId: 'clearOwnUnread', tags, summary: 'Zera as mensagens não lidas dos próprios atendimentos', response: { 200: z.object({ cleared: z.number().int() }) } } }, async (req) => {
+      const who = principalOf(req);
+      const r2 = await kernel.db.pool.query<{ id: number }>(`UPDATE tickets SET unread_messages = 0 WHERE tenant_id = $1 AND user_id = $2 AND unread_messages > 0 AND status IN ('open','pending') RETURNING id`, [who.tenantId, who.userId]);
       for (const row of r2.rows) {
-        const t = await loadTicket(kernel, req.principal!.tenantId, row.id);
+        const t = await loadTicket(kernel, who.tenantId, row.id);
         if (t) await kernel.bus.publish({ tenantId: t.tenant_id, event: 'ticket.updated', data: { ticket: ticketOut(t) } });
       }
-      return { cleared: r2.rowCount };
+      return { cleared: r2.rowCount ?? 0 };
     });
     // Marks every open/pending ticket the user can see as read: page after page of the user's own
     // visible list (each page read after the previous one was marked, so it holds the next unread
     // ones), one UPDATE and one ticket read per page, then one event per ticket for every screen.
-    r.get('/api/ticketsMarkAllUnread', tickets, async (req) => {
-      const tenantId = req.principal!.tenantId;
+    r.get('/api/ticketsMarkAllUnread', { ...tickets, schema: { operationId: 'markAllTicketsRead', tags, summary: 'Marca como lidos todos os atendimentos visíveis', response: { 200: z.object({ marked: z.number().int() }) } } }, async (req) => {
+      const { tenantId } = principalOf(req);
       let marked = 0;
       const seen = new Set<number>();
       for (;;) {
@@ -231,7 +240,8 @@ export async function conversationRoutes(app: FastifyInstance, kernel: Kernel) {
             failed.push({ id, error: err instanceof AppError ? err.code : 'ERR_INTERNAL' });
           }
         }
-        await kernel.bus.publish({ tenantId: req.principal!.tenantId, event: 'tickets.bulk_progress', data: { action, done: Math.min(i + 10, ids.length), total: ids.length }, rooms: [`user:${req.principal!.userId}`] });
+        const who = principalOf(req);
+        await kernel.bus.publish({ tenantId: who.tenantId, event: 'tickets.bulk_progress', data: { action, done: Math.min(i + 10, ids.length), total: ids.length }, rooms: [`user:${who.userId}`] });
       }
       return { ok, failed };
     };
@@ -239,14 +249,24 @@ export async function conversationRoutes(app: FastifyInstance, kernel: Kernel) {
       const { ok, failed } = await inBlocks(req, 'resolve', ids, (id) => updateTicket(kernel, req.access!, id, { status: 'closed' }));
       return { resolved: ok, failed };
     };
-    r.post('/api/tickets/bulk-resolve', { config: { access: { menu: 'ticketPanel' } }, schema: { body: z.object({ ticketIds: bulkIds }).strict() } }, async (req) => resolveMany(req, req.body.ticketIds));
-    r.post('/api/pending/resolvePending', { config: { access: { menu: 'ticketPanel' } }, schema: { body: z.object({ ticketIds: bulkIds.optional() }).strict().nullish() } }, async (req) => {
-      const ids = req.body?.ticketIds ?? (await kernel.db.pool.query<{ id: number }>(`SELECT id FROM tickets WHERE tenant_id = $1 AND status = 'pending' ORDER BY id LIMIT 1000`, [req.principal!.tenantId])).rows.map((x) => x.id);
+    const resolved = z.object({ resolved: z.number().int(), failed: bulkFailures });
+    r.post('/api/tickets/bulk-resolve', { config: { access: { menu: 'ticketPanel' } }, schema: { operationId: 'resolveTickets', tags, summary: 'Resolve vários atendimentos', body: z.object({ ticketIds: bulkIds }).strict(), response: { 200: resolved } } }, async (req) => resolveMany(req, req.body.ticketIds));
+    r.post('/api/pending/resolvePending', { config: { access: { menu: 'ticketPanel' } }, schema: { operationId: 'resolvePendingTickets', tags, summary: 'Resolve os atendimentos pendentes', body: z.object({ ticketIds: bulkIds.optional() }).strict().nullish(), response: { 200: resolved } } }, async (req) => {
+      const ids = req.body?.ticketIds ?? (await kernel.db.pool.query<{ id: number }>(`SELECT id FROM tickets WHERE tenant_id = $1 AND status = 'pending' ORDER BY id LIMIT 1000`, [principalOf(req).tenantId])).rows.map((x) => x.id);
       return resolveMany(req, ids);
     });
     r.post(
       '/api/tickets/bulk-transfer',
-      { config: { access: { menu: 'ticketPanel' } }, schema: { body: z.object({ ticketIds: bulkIds, userId: z.number().int().positive(), queueId: z.number().int().positive() }).strict() } },
+      {
+        config: { access: { menu: 'ticketPanel' } },
+        schema: {
+          operationId: 'transferTickets',
+          tags,
+          summary: 'Transfere vários atendimentos',
+          body: z.object({ ticketIds: bulkIds, userId: z.number().int().positive(), queueId: z.number().int().positive() }).strict(),
+          response: { 200: z.object({ transferred: z.number().int(), failed: bulkFailures }) },
+        },
+      },
       async (req) => {
         const { userId, queueId } = req.body;
         const { ok, failed } = await inBlocks(req, 'transfer', req.body.ticketIds, (id) => updateTicket(kernel, req.access!, id, { userId, queueId }));
@@ -254,37 +274,43 @@ export async function conversationRoutes(app: FastifyInstance, kernel: Kernel) {
       },
     );
     // Drops this tenant's cached settings on every node's next read and runs the idle auto-close now.
-    r.post('/api/noRedis', { config: { access: { menu: 'settings' } } }, async (req) => {
-      invalidateVisibility(kernel, req.principal!.tenantId);
-      return { ok: true, ...(await autoCloseIdle(kernel)) };
-    });
-    r.get('/api/tickets/auto-close-options', tickets, async () => AUTO_CLOSE_OPTIONS.map((m) => ({ minutes: m })));
+    r.post(
+      '/api/noRedis',
+      { config: { access: { menu: 'settings' } }, schema: { operationId: 'refreshTicketSettings', tags, summary: 'Relê as configurações e encerra os atendimentos ociosos', response: { 200: z.object({ ok: z.literal(true), closed: z.number().int() }) } } },
+      async (req) => {
+        invalidateVisibility(kernel, principalOf(req).tenantId);
+        return { ok: true as const, ...(await autoCloseIdle(kernel)) };
+      },
+    );
+    r.get('/api/tickets/auto-close-options', { ...tickets, schema: { operationId: 'listAutoCloseOptions', tags, summary: 'Prazos de encerramento automático', response: { 200: z.array(z.object({ minutes: z.number().int() })) } } }, async () => AUTO_CLOSE_OPTIONS.map((m) => ({ minutes: m })));
 
     // --- messages ---
-    r.get('/api/messages/:ticketId', { ...tickets, schema: { params: ticketIdParam, querystring: z.object({ pageNumber: z.coerce.number().int().min(1).max(100_000).optional(), before: z.string().regex(/^\d{1,18}$/).optional(), spy: z.enum(['true', 'false']).optional() }) } }, async (req) =>
+    r.get('/api/messages/:ticketId', { ...tickets, schema: { params: ticketIdParam, querystring: z.object({ pageNumber: z.coerce.number().int().min(1).max(100_000).optional(), before: z.string().regex(/^\d{1,18}$/).optional(), spy: z.enum(['true', 'false']).optional() }), operationId: 'listMessages', tags: mtags, summary: 'Mensagens de um atendimento', response: { 200: messagePage } } }, async (req) =>
       listMessages(kernel, req.access!, req.params.ticketId, { before: req.query.before, pageNumber: req.query.pageNumber, spy: req.query.spy === 'true' }),
     );
-    r.post('/api/messages/:ticketId', { ...tickets, schema: { params: ticketIdParam } }, async (req, reply) => {
+    // Body: JSON (`sendBody`) or multipart with one file, read by `readSend`.
+    r.post('/api/messages/:ticketId', { ...tickets, schema: { operationId: 'sendMessage', tags: mtags, summary: 'Envia uma mensagem (texto, arquivo, nota, agendada ou modelo)', params: ticketIdParam, response: { 201: messageSchema } } }, async (req, reply) => {
       const input = await readSend(kernel, req);
       return reply.status(201).send(await sendMessage(kernel, req.access!, req.params.ticketId, input));
     });
-    r.patch('/api/messages/:id', { ...tickets, schema: { params: z.object({ id: z.string().regex(/^\d{1,18}$/) }), body: z.object({ body: z.string().max(65_536) }).strict() } }, async (req) => editMessage(kernel, req.access!, req.params.id, req.body.body));
-    r.post('/api/messages/editMessage', { ...tickets, schema: { body: messageIdBody.extend({ body: z.string().max(65_536) }).strict() } }, async (req) => editMessage(kernel, req.access!, req.body.messageId, req.body.body));
-    r.post('/api/messages/:id/retry', { ...tickets, schema: { params: z.object({ id: z.string().regex(/^\d{1,18}$/) }) } }, async (req) => retryMessage(kernel, req.access!, req.params.id));
-    r.delete('/api/messages/:id', { ...tickets, schema: { params: z.object({ id: z.string().regex(/^\d{1,18}$/) }) } }, async (req) => deleteMessage(kernel, req.access!, req.params.id));
-    r.delete('/api/messages', { ...tickets, schema: { querystring: z.object({ id: z.string().regex(/^\d{1,18}$/).optional(), messageId: z.string().regex(/^\d{1,18}$/).optional() }), body: z.object({ id: z.union([z.string(), z.number()]).optional(), messageId: z.union([z.string(), z.number()]).optional() }).nullish() } }, async (req) => {
+    const messageIdParam = z.object({ id: z.string().regex(/^\d{1,18}$/) });
+    r.patch('/api/messages/:id', { ...tickets, schema: { operationId: 'editMessage', tags: mtags, summary: 'Edita uma mensagem enviada', params: messageIdParam, body: z.object({ body: z.string().max(65_536) }).strict(), response: { 200: messageSchema } } }, async (req) => editMessage(kernel, req.access!, req.params.id, req.body.body));
+    r.post('/api/messages/editMessage', { ...tickets, schema: { operationId: 'editMessageById', tags: mtags, summary: 'Edita uma mensagem enviada (id no corpo)', body: messageIdBody.extend({ body: z.string().max(65_536) }).strict(), response: { 200: messageSchema } } }, async (req) => editMessage(kernel, req.access!, req.body.messageId, req.body.body));
+    r.post('/api/messages/:id/retry', { ...tickets, schema: { operationId: 'retryMessage', tags: mtags, summary: 'Reenvia uma mensagem que falhou', params: messageIdParam, response: { 200: messageSchema } } }, async (req) => retryMessage(kernel, req.access!, req.params.id));
+    r.delete('/api/messages/:id', { ...tickets, schema: { operationId: 'deleteMessage', tags: mtags, summary: 'Apaga uma mensagem', params: messageIdParam, response: { 200: messageSchema } } }, async (req) => deleteMessage(kernel, req.access!, req.params.id));
+    r.delete('/api/messages', { ...tickets, schema: { querystring: z.object({ id: z.string().regex(/^\d{1,18}$/).optional(), messageId: z.string().regex(/^\d{1,18}$/).optional() }), body: z.object({ id: z.union([z.string(), z.number()]).optional(), messageId: z.union([z.string(), z.number()]).optional() }).nullish(), operationId: 'deleteMessageById', tags: mtags, summary: 'Apaga uma mensagem (id na consulta ou no corpo)', response: { 200: messageSchema } } }, async (req) => {
       const id = String(req.body?.id ?? req.body?.messageId ?? req.query.id ?? req.query.messageId ?? '');
       if (!/^\d{1,18}$/.test(id)) throw new AppError('ERR_INVALID_MESSAGE');
       return deleteMessage(kernel, req.access!, id);
     });
-    r.post('/api/messages/reactionMessage', { ...tickets, schema: { body: messageIdBody.extend({ emoji: z.string().max(16) }).strict() } }, async (req) => reactToMessage(kernel, req.access!, req.body.messageId, req.body.emoji));
-    r.post('/api/forward-messages', { ...tickets, schema: { body: z.object({ messages: z.array(z.union([z.string().regex(/^\d{1,18}$/), z.number().int().positive(), z.object({ id: z.union([z.string(), z.number()]) }).transform((o) => o.id)])).transform((a) => a.map(String)), contact: z.union([z.number().int().positive(), z.object({ id: z.number().int().positive() }).transform((o) => o.id)]) }).strict() } }, async (req) => {
+    r.post('/api/messages/reactionMessage', { ...tickets, schema: { operationId: 'reactToMessage', tags: mtags, summary: 'Reage a uma mensagem', body: messageIdBody.extend({ emoji: z.string().max(16) }).strict(), response: { 200: messageSchema } } }, async (req) => reactToMessage(kernel, req.access!, req.body.messageId, req.body.emoji));
+    r.post('/api/forward-messages', { ...tickets, schema: { body: z.object({ messages: z.array(z.union([z.string().regex(/^\d{1,18}$/), z.number().int().positive(), z.object({ id: z.union([z.string(), z.number()]) }).transform((o) => o.id)])).transform((a) => a.map(String)), contact: z.union([z.number().int().positive(), z.object({ id: z.number().int().positive() }).transform((o) => o.id)]) }).strict(), operationId: 'forwardMessages', tags: mtags, summary: 'Encaminha mensagens a um contato', response: { 200: z.object({ ticketId: z.number().int(), messages: z.array(messageSchema) }) } } }, async (req) => {
       if (req.body.messages.length > FORWARD_MAX || req.body.messages.length < 1) throw new AppError('ERR_FORWARD_LIMIT');
       return forwardMessages(kernel, req.access!, req.body.messages, req.body.contact);
     });
-    r.get('/api/searchMessage', { ...tickets, schema: { querystring: z.object({ ticketId: z.coerce.number().int().positive(), searchParam: z.string().trim().min(2).max(200) }) } }, async (req) => searchMessages(kernel, req.access!, req.query.ticketId, req.query.searchParam));
-    r.get('/api/messagesContact/:contactId', { ...tickets, schema: { params: z.object({ contactId: z.coerce.number().int().positive() }), querystring: z.object({ before: z.string().regex(/^\d{1,18}$/).optional() }) } }, async (req) => contactMessages(kernel, req.access!, req.params.contactId, req.query.before));
-    r.post('/api/sendButton', { ...tickets, schema: { body: buttonBody } }, async (req, reply) =>
+    r.get('/api/searchMessage', { ...tickets, schema: { querystring: z.object({ ticketId: z.coerce.number().int().positive(), searchParam: z.string().trim().min(2).max(200) }), operationId: 'searchMessages', tags: mtags, summary: 'Busca mensagens de um atendimento', response: { 200: z.object({ messages: z.array(messageSchema) }) } } }, async (req) => searchMessages(kernel, req.access!, req.query.ticketId, req.query.searchParam));
+    r.get('/api/messagesContact/:contactId', { ...tickets, schema: { params: z.object({ contactId: z.coerce.number().int().positive() }), querystring: z.object({ before: z.string().regex(/^\d{1,18}$/).optional() }), operationId: 'listContactMessages', tags: mtags, summary: 'Mensagens de um contato em todos os atendimentos', response: { 200: z.object({ messages: z.array(messageSchema), hasMore: z.boolean() }) } } }, async (req) => contactMessages(kernel, req.access!, req.params.contactId, req.query.before));
+    r.post('/api/sendButton', { ...tickets, schema: { operationId: 'sendButtonMessage', tags: mtags, summary: 'Envia uma mensagem com botões', body: buttonBody, response: { 201: messageSchema } } }, async (req, reply) =>
       reply.status(201).send(await sendMessage(kernel, req.access!, req.body.ticketId, { body: req.body.body, buttons: req.body.buttons, type: 'buttons' })),
     );
     const mentionBody = z.object({ ticketId: z.number().int().positive(), body: z.string().trim().min(1).max(65_536), mentions: z.array(z.string().regex(/^\d{5,20}$/)).max(1024).optional() }).strict();
@@ -292,25 +318,26 @@ export async function conversationRoutes(app: FastifyInstance, kernel: Kernel) {
       const t = await visibleTicket(kernel, req.access!, ticketId);
       if (!t.is_group) throw new AppError('ERR_INVALID_MESSAGE');
     };
-    r.post('/api/messages/mentionMessage', { ...tickets, schema: { body: mentionBody } }, async (req, reply) => {
+    r.post('/api/messages/mentionMessage', { ...tickets, schema: { operationId: 'sendMentionMessage', tags: mtags, summary: 'Envia uma mensagem mencionando participantes do grupo', body: mentionBody, response: { 201: messageSchema } } }, async (req, reply) => {
       await groupOnly(req, req.body.ticketId);
       return reply.status(201).send(await sendMessage(kernel, req.access!, req.body.ticketId, { body: req.body.body, data: { mentions: req.body.mentions ?? [] } }));
     });
-    r.post('/api/messages/mentionAllMessage', { ...tickets, schema: { body: mentionBody.omit({ mentions: true }) } }, async (req, reply) => {
+    r.post('/api/messages/mentionAllMessage', { ...tickets, schema: { operationId: 'sendMentionAllMessage', tags: mtags, summary: 'Envia uma mensagem mencionando todo o grupo', body: mentionBody.omit({ mentions: true }), response: { 201: messageSchema } } }, async (req, reply) => {
       await groupOnly(req, req.body.ticketId);
       return reply.status(201).send(await sendMessage(kernel, req.access!, req.body.ticketId, { body: req.body.body, data: { mentionAll: true } }));
     });
     // A "ghost" mention notifies every participant without showing the mention in the text.
-    r.post('/api/messages/ghostMessage', { ...tickets, schema: { body: mentionBody.omit({ mentions: true }) } }, async (req, reply) => {
+    r.post('/api/messages/ghostMessage', { ...tickets, schema: { operationId: 'sendGhostMentionMessage', tags: mtags, summary: 'Envia uma mensagem que notifica todo o grupo sem mostrar a menção', body: mentionBody.omit({ mentions: true }), response: { 201: messageSchema } } }, async (req, reply) => {
       await groupOnly(req, req.body.ticketId);
       return reply.status(201).send(await sendMessage(kernel, req.access!, req.body.ticketId, { body: req.body.body, data: { mentionAll: true, hidden: true } }));
     });
-    r.post('/api/messages/listParticipants', { ...tickets, schema: { body: z.object({ ticketId: z.number().int().positive() }).strict() } }, async (req) => {
+    const participant = z.object({ id: z.number().int(), name: z.string(), number: z.string().nullable() });
+    r.post('/api/messages/listParticipants', { ...tickets, schema: { operationId: 'listGroupParticipants', tags: mtags, summary: 'Participantes de um grupo', body: z.object({ ticketId: z.number().int().positive() }).strict(), response: { 200: z.object({ participants: z.array(participant) }) } } }, async (req) => {
       await groupOnly(req, req.body.ticketId);
-      const p = await kernel.db.pool.query(
+      const p = await kernel.db.pool.query<z.output<typeof participant>>(
         `SELECT DISTINCT c.id, c.name, c.number FROM messages m JOIN contacts c ON c.id = m.contact_id
           WHERE m.tenant_id = $1 AND m.ticket_id = $2 AND NOT m.from_me AND NOT c.is_group ORDER BY c.name LIMIT 1024`,
-        [req.principal!.tenantId, req.body.ticketId],
+        [principalOf(req).tenantId, req.body.ticketId],
       );
       return { participants: p.rows };
     });

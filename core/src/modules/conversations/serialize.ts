@@ -49,7 +49,7 @@ export const INTEGRATION_FIELDS = [
 ] as const;
 
 export function ticketOut(t: TicketRow) {
-  const integrations = Object.fromEntries(INTEGRATION_FIELDS.map((f) => [f, t.integrations?.[f] ?? false]));
+  const integrations = Object.fromEntries(INTEGRATION_FIELDS.map((f) => [f, t.integrations?.[f] ?? false])) as Record<(typeof INTEGRATION_FIELDS)[number], boolean>;
   return {
     id: t.id,
     status: t.status,

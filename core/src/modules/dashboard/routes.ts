@@ -5,6 +5,7 @@ import type { Kernel } from '../../kernel.ts';
 import type { MigrationDef } from '../../sdk/types.ts';
 import { AppError } from '../../errors.ts';
 import type { KernelModule } from '../index.ts';
+import { principalOf } from '../../sdk/http.ts';
 
 const DAY_MS = 86_400_000;
 /** Longest range one call may cover: a year of daily points. */
@@ -27,17 +28,22 @@ const validTz = (tz: string) => {
   }
 };
 
-export interface DashboardStats {
-  range: { from: string; to: string; tz: string; scope: 'tenant' | 'user' };
-  totals: { created: number; open: number; pending: number; closed: number; unanswered: number; transfers: number };
-  byStatus: { status: string; count: number }[];
-  perDay: { day: string; created: number; closed: number }[];
-  firstResponseSeconds: number | null;
-  resolutionSeconds: number | null;
-  perQueue: { queueId: number | null; name: string | null; color: string | null; count: number }[];
-  perAgent: { userId: number | null; name: string | null; count: number; closed: number; rating: number | null }[];
-  rating: { average: number | null; count: number };
-}
+const int = z.number().int();
+
+/** The dashboard's answer (`dashboardStats`); ratings are averages rounded to two decimals. */
+export const dashboardStatsSchema = z.object({
+  range: z.object({ from: z.string(), to: z.string(), tz: z.string(), scope: z.enum(['tenant', 'user']) }),
+  totals: z.object({ created: int, open: int, pending: int, closed: int, unanswered: int, transfers: int }),
+  byStatus: z.array(z.object({ status: z.string(), count: int })),
+  perDay: z.array(z.object({ day: z.string(), created: int, closed: int })),
+  firstResponseSeconds: int.nullable(),
+  resolutionSeconds: int.nullable(),
+  perQueue: z.array(z.object({ queueId: int.nullable(), name: z.string().nullable(), color: z.string().nullable(), count: int })),
+  perAgent: z.array(z.object({ userId: int.nullable(), name: z.string().nullable(), count: int, closed: int, rating: z.number().nullable() })),
+  rating: z.object({ average: z.number().nullable(), count: int }),
+});
+
+export type DashboardStats = z.infer<typeof dashboardStatsSchema>;
 
 /**
  * Ticket statistics for the dashboard (`/home`), from tickets, messages and
@@ -126,8 +132,10 @@ export async function dashboardStats(kernel: Kernel, who: { tenantId: number; us
 
 export async function dashboardRoutes(app: FastifyInstance, kernel: Kernel) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  r.get('/api/dashboard', { config: { access: { menu: 'dashboard' } }, schema: { querystring: dashboardQuery } }, async (req) =>
-    dashboardStats(kernel, { tenantId: req.principal!.tenantId, userId: req.principal!.userId, profile: req.principal!.profile }, req.query),
+  r.get(
+    '/api/dashboard',
+    { config: { access: { menu: 'dashboard' } }, schema: { operationId: 'getDashboard', tags: ['dashboard'], summary: 'Estatísticas de atendimento do período', querystring: dashboardQuery, response: { 200: dashboardStatsSchema } } },
+    async (req) => dashboardStats(kernel, principalOf(req), req.query),
   );
 }
 
