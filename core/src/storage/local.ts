@@ -14,6 +14,15 @@ export function mediaAllowed(mimetype: string): boolean {
   return ALLOWED.some((r) => r.test(mimetype));
 }
 
+/** A percent-encoded path segment decoded, or undefined when it is not valid encoding (`%`, `%ZZ`, a cut UTF-8 sequence). */
+export function decodePath(encoded: string): string | undefined {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return undefined;
+  }
+}
+
 export interface StoredMedia {
   url: string;
   path: string;
@@ -50,7 +59,8 @@ export class LocalMediaStore {
   /** The local file behind a signed media URL this store issued (`/media/<rel>?s=<sig>`), or undefined. */
   pathOf(url: string): string | undefined {
     const m = /^\/media\/([^?]+)\?s=([^&]+)$/.exec(url);
-    return m ? this.verify(decodeURIComponent(m[1]), m[2]) : undefined;
+    const rel = m ? decodePath(m[1]) : undefined;
+    return m && rel !== undefined ? this.verify(rel, m[2]) : undefined;
   }
 
   /** Streams a file in with type and size checks; a refused file leaves nothing behind. */

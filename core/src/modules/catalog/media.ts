@@ -157,9 +157,7 @@ export async function acceptUpload(kernel: Kernel, tenantId: number, file: Multi
 
 /** Removes a file stored through the media port, given its signed URL; anything else is left alone. */
 export async function removeStoredMedia(kernel: Kernel, url: string | null | undefined): Promise<void> {
-  const m = url ? /^\/media\/([^?]+)\?s=([\w-]+)$/.exec(url) : null;
-  if (!m) return;
-  const abs = kernel.storage.verify(decodeURIComponent(m[1]), m[2]);
+  const abs = url ? kernel.storage.pathOf(url) : undefined;
   if (abs) await rm(abs, { force: true });
 }
 

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import type { Kernel } from '../../kernel.ts';
 import { AppError } from '../../errors.ts';
-import { MAX_MEDIA_BYTES } from '../../storage/local.ts';
+import { MAX_MEDIA_BYTES, decodePath } from '../../storage/local.ts';
 import { INTEGRATION_FIELDS, messageOut } from './serialize.ts';
 import { idParam, ticketIdParam, ticketListQuery, listParam } from './query.ts';
 import { listTickets } from './list.ts';
@@ -318,7 +318,9 @@ export async function conversationRoutes(app: FastifyInstance, kernel: Kernel) {
     // Media: signed URLs so <img src> works without a bearer token.
     r.get('/media/*', { config: { access: { public: true } }, schema: { querystring: z.object({ s: z.string().max(100).optional() }) } }, async (req, reply) => {
       const rel = (req.params as { '*': string })['*'];
-      const abs = kernel.storage.verify(decodeURIComponent(rel), req.query.s);
+      // A path that is not valid percent-encoding (`/media/%`) names no file: 404, like a bad signature.
+      const decoded = decodePath(rel);
+      const abs = decoded === undefined ? undefined : kernel.storage.verify(decoded, req.query.s);
       if (!abs) throw new AppError('ERR_NOT_FOUND');
       return reply.header('cache-control', 'private, max-age=86400').header('content-disposition', 'inline').send(fs.createReadStream(abs));
     });
