@@ -158,7 +158,7 @@ export async function acceptUpload(kernel: Kernel, tenantId: number, file: Multi
 /** Removes a file stored through the media port, given its signed URL; anything else is left alone. */
 export async function removeStoredMedia(kernel: Kernel, url: string | null | undefined): Promise<void> {
   const abs = url ? kernel.storage.pathOf(url) : undefined;
-  if (abs) await rm(abs, { force: true });
+  if (abs) await Promise.all([rm(abs, { force: true }), rm(kernel.storage.typeFile(abs), { force: true })]);
 }
 
 /** Whether a URL is one of the media port's signed URLs (an uploaded file) rather than an external link. */
