@@ -69,7 +69,10 @@ class RowSink {
 }
 
 /** Bytes the parsers are fed at a time. */
-const SLICE = 64 * 1024;
+const SLICE = 16 * 1024;
+/** Rows read between two hand-backs of the event loop (a compressed slice of XLSX holds thousands). */
+const ROWS_PER_TURN = 500;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The file in slices, handing the event loop back between them (a macrotask,
@@ -78,7 +81,7 @@ const SLICE = 64 * 1024;
  */
 async function* slices(buf: Buffer): AsyncGenerator<Buffer> {
   for (let at = 0; at < buf.length; at += SLICE) {
-    if (at) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (at) await nextTurn();
     yield buf.subarray(at, at + SLICE);
   }
 }
@@ -95,7 +98,7 @@ const decoderFor = (buf: Buffer) => new TextDecoder(isUtf8(buf) ? 'utf-8' : 'win
 
 /** The first line of a CSV file, decoded (looked at within its first 64 KiB only). */
 function csvHeaderLine(buf: Buffer): string {
-  const head = decoderFor(buf).decode(buf.subarray(0, SLICE), { stream: true });
+  const head = decoderFor(buf).decode(buf.subarray(0, 64 * 1024), { stream: true });
   return head.slice(0, head.search(/\r?\n|$/));
 }
 
@@ -116,6 +119,7 @@ export async function parseCsv(buf: Buffer): Promise<ImportRow[]> {
   try {
     for await (const cells of parser as AsyncIterable<string[]>) {
       n++;
+      if (n % ROWS_PER_TURN === 0) await nextTurn();
       if (n === 1) sink.header(cells);
       else sink.add(n, cells);
     }
@@ -155,10 +159,12 @@ export async function parseXlsx(buf: Buffer): Promise<ImportRow[]> {
   });
   const sink = new RowSink();
   let sheets = 0;
+  let n = 0;
   try {
     for await (const ws of reader) {
       if (sheets++) break;
       for await (const row of ws as AsyncIterable<ExcelJS.Row>) {
+        if (++n % ROWS_PER_TURN === 0) await nextTurn();
         const values = Array.isArray(row.values) ? row.values.slice(1) : [];
         const cells = Array.from(values, (v) => cellText(v as ExcelJS.CellValue));
         if (!sink.hasHeader) {
