@@ -79,3 +79,25 @@ describe('X1-9: other users\' messages and notes', () => {
     expect((await t.app.inject({ method: 'DELETE', url: `/api/messages/${noteId}`, headers: admin.headers })).statusCode).toBe(200);
   });
 });
+
+describe('X1-11: colleagues\' e-mails', () => {
+  it('X1-11: an agent finds no colleague by a piece of their e-mail and sees no e-mail in the users list or the private chat', async () => {
+    const colleague = await t.loginAs('user', admin.tenantId, { email: `segredo.x1.${Date.now()}@empresa-oculta.com.br` });
+    const marker = colleague.email.split('@')[0];
+    const search = await t.app.inject({ method: 'GET', url: `/api/users?searchParam=${encodeURIComponent('empresa-oculta')}`, headers: agent.headers });
+    expect(search.statusCode).toBe(200);
+    expect(search.json().users).toEqual([]);
+    // The admin still searches by e-mail.
+    expect((await t.app.inject({ method: 'GET', url: `/api/users?searchParam=${encodeURIComponent('empresa-oculta')}`, headers: admin.headers })).json().users.map((u: { id: number }) => u.id)).toEqual([colleague.id]);
+    const answers = await Promise.all(
+      ['/api/users', '/api/users/chat-privado', '/api/plugins/private-chat/conversations', `/api/plugins/private-chat/users/${colleague.id}/messages`].map((url) => t.app.inject({ method: 'GET', url, headers: agent.headers })),
+    );
+    for (const res of answers) {
+      expect(res.statusCode).toBe(200);
+      expect(res.body).not.toContain(marker);
+    }
+    const sent = await t.app.inject({ method: 'POST', url: `/api/plugins/private-chat/users/${colleague.id}/messages`, headers: agent.headers, payload: { body: 'oi' } });
+    expect(sent.statusCode).toBeLessThan(300);
+    expect(sent.body).not.toContain(marker);
+  });
+});
