@@ -95,7 +95,7 @@ const started = Date.now();
 
 const upload = async (name: string, type: string, buf: Buffer) => {
   const form = new FormData();
-  form.append('file', new Blob([buf], { type }), name);
+  form.append('file', new Blob([new Uint8Array(buf)], { type }), name);
   const r = await fetch(`${base}/api/contacts/import`, { method: 'POST', headers: auth, body: form });
   return { status: r.status, body: await r.json() };
 };
