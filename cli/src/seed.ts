@@ -76,6 +76,11 @@ async function sandboxChannel(db: DbSession, tenantId: number): Promise<string> 
   if (absent.length) missing.push(`as tabelas ${absent.join(', ')}`);
   if (missing.length) return `Canal sandbox não criado: esta instalação não tem ${missing.join(' nem ')}.`;
 
+  // The sandbox is off for new companies; the demo is what it is for.
+  await db.pool.query(
+    `INSERT INTO tenant_plugins (tenant_id, plugin_id, enabled) VALUES ($1, 'channel-sandbox', true) ON CONFLICT (tenant_id, plugin_id) DO UPDATE SET enabled = true, updated_at = now()`,
+    [tenantId],
+  );
   await db.pool.query(`INSERT INTO queues (tenant_id, name) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [tenantId, DEMO_QUEUE]);
   const queue = await db.pool.query<{ id: number }>('SELECT id FROM queues WHERE tenant_id = $1 AND lower(name) = lower($2)', [tenantId, DEMO_QUEUE]);
   const queueId = queue.rows[0]!.id;

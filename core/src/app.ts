@@ -199,6 +199,7 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
     onClose: [],
     state: { shuttingDown: false, startedAt: Date.now() },
   };
+  realtime.setFrameText((json, tenantId) => kernel.storage.clientJson(json, tenantId));
 
   const serverOpts: FastifyServerOptions = {
     loggerInstance: logger,
@@ -247,11 +248,14 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
       });
     }
   });
-  app.addHook('onSend', async (req, reply) => {
+  app.addHook('onSend', async (req, reply, payload) => {
     reply.header('x-request-id', req.id);
     // API answers are per user and often carry tokens or personal data (X1-18): no browser or
     // shared proxy keeps them, unless the route chose its own policy (media, static files).
     if (req.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    // Stored media URLs leave the server only in their expiring form, and only to the file's tenant.
+    if (typeof payload === 'string' && String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return kernel.storage.clientJson(payload, req.principal?.tenantId);
+    return payload;
   });
   installErrorHandler(app);
   // JSON bodies: Fastify's own parser (prototype-poisoning safe), keeping the raw bytes on

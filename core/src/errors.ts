@@ -99,6 +99,7 @@ export const ERRORS = {
   ERR_NINTH_DIGIT_OFFICIAL_API: e(409, 'Há um canal da API oficial ativo: os números devem ser exatamente os da conta, e a correção do nono dígito não pode ser executada', 'An official API channel is active: numbers must match the account exactly, so the ninth-digit fix cannot run'),
   ERR_IMPORT_COLUMNS: e(400, 'O arquivo deve ter as colunas Nome e Numero', 'The file must have the columns Name and Number'),
   ERR_IMPORT_EMPTY: e(400, 'O arquivo não tem linhas para importar', 'The file has no rows to import'),
+  ERR_IMPORT_BUSY: e(429, 'Já há {max} importações em andamento; aguarde uma terminar', 'There are already {max} imports running; wait for one to finish'),
   ERR_IMPORT_TOO_MANY_ROWS: e(400, 'O arquivo tem mais de {max} linhas; divida-o em partes', 'The file has more than {max} rows; split it into parts'),
   // --- channels (administration.md §8) ---
   ERR_SAVING_CHANNEL: e(400, 'Error saving channel', 'Error saving channel'),

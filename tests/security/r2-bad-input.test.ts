@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../../core/src/testing/index.ts';
 import { ERRORS } from '../../core/src/errors.ts';
 import { seedTenant, type SeededTenant } from './tenants.ts';
+import { signSandbox } from '../../plugins/channel-sandbox/src/index.ts';
 
 let t: TestApp;
 let A: SeededTenant;
@@ -81,4 +82,66 @@ describe('R2 bad input', () => {
     const polluted = ({} as Record<string, unknown>).polluted ?? ({} as Record<string, unknown>).admin;
     expect(polluted).toBeUndefined();
   }, 300_000);
+
+  it('X1-16: malformed multipart on every route that takes a body is a 4xx catalogue answer, never a 500', async () => {
+    const codes = new Set(Object.keys(ERRORS));
+    const problems: string[] = [];
+    const idFor = (segment: string, param: string) => {
+      if (param !== 'id') return A.ids[param.replace(/Id$/, '')] ?? 1;
+      const key = segment.replace(/s$/, '').replace(/-(\w)/g, (_m, c: string) => c.toUpperCase());
+      return A.ids[key] ?? 1;
+    };
+    const B = 'atendeR2boundary';
+    const bodies: { name: string; type: string; body: Buffer }[] = [
+      { name: 'no boundary', type: 'multipart/form-data', body: Buffer.from('--x\r\n\r\n') },
+      { name: 'empty boundary', type: 'multipart/form-data; boundary=', body: Buffer.from('----\r\n') },
+      { name: 'empty body', type: `multipart/form-data; boundary=${B}`, body: Buffer.alloc(0) },
+      { name: 'truncated', type: `multipart/form-data; boundary=${B}`, body: Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\x89PNG`) },
+      { name: 'bad part header', type: `multipart/form-data; boundary=${B}`, body: Buffer.from(`--${B}\r\nContent-Disposition form-data\r\n\r\nx\r\n--${B}--\r\n`) },
+      { name: 'other boundary', type: `multipart/form-data; boundary=${B}`, body: Buffer.from(`--outro\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nx\r\n--outro--\r\n`) },
+      { name: 'huge part header', type: `multipart/form-data; boundary=${B}`, body: Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="file"; filename="${'a'.repeat(200_000)}.txt"\r\n\r\nx\r\n--${B}--\r\n`) },
+      { name: 'file without name', type: `multipart/form-data; boundary=${B}`, body: Buffer.from(`--${B}\r\nContent-Disposition: form-data; filename=""\r\n\r\n\r\n--${B}--\r\n`) },
+      { name: 'many fields', type: `multipart/form-data; boundary=${B}`, body: Buffer.from(Array.from({ length: 60 }, (_, i) => `--${B}\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\nv\r\n`).join('') + `--${B}--\r\n`) },
+      { name: 'two files', type: `multipart/form-data; boundary=${B}`, body: Buffer.from([1, 2].map((i) => `--${B}\r\nContent-Disposition: form-data; name="file"; filename="${i}.txt"\r\nContent-Type: text/plain\r\n\r\nola\r\n`).join('') + `--${B}--\r\n`) },
+    ];
+    const routes = t.app.kernel.routes.filter((r) => r.url.startsWith('/api/') && !r.websocket && ['POST', 'PUT', 'PATCH'].includes(r.method) && !/logout|refresh_token/.test(r.url));
+    for (const r of routes) {
+      const url = r.url.replace(/([\w-]+)\/:(\w+)/g, (_m, seg: string, p: string) => `${seg}/${idFor(seg, p)}`);
+      for (const b of bodies) {
+        const res = await t.app.inject({ method: r.method as 'POST', url, headers: { ...admin.headers, 'content-type': b.type }, payload: b.body });
+        const where = `${r.method} ${url} (${b.name})`;
+        if (res.statusCode >= 500) problems.push(`${where}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+        if (res.statusCode >= 400) {
+          const body = res.json() as { error?: string; message?: string };
+          if (!body.error || !codes.has(body.error) || typeof body.message !== 'string') problems.push(`${where}: answer without a catalogue code: ${res.body.slice(0, 120)}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  }, 300_000);
+
+  it('X1-16: a media path that is not valid percent-encoding, without a session, is a 4xx catalogue answer, never a 500', async () => {
+    // `%25` decodes to a lone `%` that the media route decoded again: it names no file.
+    const res = await t.app.inject({ method: 'GET', url: '/media/%25' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error).toBe('ERR_NOT_FOUND');
+    for (const url of ['/media/%25%25?s=x', '/media/a%2525ZZ', '/media/%25E0%25A4%25A', '/media/a%25ZZb?s=x']) {
+      const r = await t.app.inject({ method: 'GET', url });
+      expect(r.statusCode, url).toBeGreaterThanOrEqual(400);
+      expect(r.statusCode, url).toBeLessThan(500);
+      expect(Object.keys(ERRORS), url).toContain(r.json().error);
+    }
+  });
+
+  it('X1-16: a signed webhook with a timestamp at or past the edge of dates is refused or stored, never a 500', async () => {
+    const secret = (await t.app.inject({ method: 'GET', url: `/api/plugins/channel-sandbox/channels/${A.ids.channel}/secret`, headers: admin.headers })).json().secret as string;
+    for (const [i, timestamp] of ['+275760-09-13T00:00:00Z', '-271821-04-20T00:00:00Z', '+275760-09-13T00:00:00.001Z', '9999999999999999', '0001-01-01T00:00:00Z'].entries()) {
+      const raw = JSON.stringify({ id: `r2-ts-${i}`, from: { id: 'r2-ts', name: 'Datas' }, body: 'quando?', timestamp });
+      const res = await t.app.inject({ method: 'POST', url: `/api/plugins/channel-sandbox/webhook/${A.ids.channel}`, headers: { 'content-type': 'application/json', 'x-sandbox-signature': signSandbox(secret, raw) }, payload: raw });
+      expect(res.statusCode, timestamp).toBeLessThan(500);
+      if (res.statusCode >= 400) expect(res.json().error, timestamp).toBe('ERR_VALIDATION');
+    }
+    // Whatever was stored reads back: the ticket list still answers.
+    expect((await t.app.inject({ method: 'GET', url: '/api/tickets?status=pending', headers: admin.headers })).statusCode).toBe(200);
+  });
 });

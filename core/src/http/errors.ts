@@ -15,8 +15,20 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_REQ_FILE_TOO_LARGE: 'ERR_FILE_TOO_LARGE',
   FST_FILES_LIMIT: 'ERR_FILE_REJECTED',
   FST_INVALID_MULTIPART_CONTENT_TYPE: 'ERR_UNSUPPORTED_MEDIA_TYPE',
+  FST_PARTS_LIMIT: 'ERR_FILE_REJECTED',
+  FST_FIELDS_LIMIT: 'ERR_FILE_REJECTED',
+  FST_PROTO_VIOLATION: 'ERR_FILE_REJECTED',
+  FST_INVALID_JSON_FIELD_ERROR: 'ERR_FILE_REJECTED',
+  FST_MP_PREMATURE_CLOSE: 'ERR_FILE_REJECTED',
   FST_ERR_RATE_LIMIT: 'ERR_RATE_LIMIT',
 };
+
+/**
+ * What the multipart parser (busboy, under @fastify/multipart) throws for a
+ * malformed body: plain errors without a code or status, which every upload
+ * route would otherwise answer as a 500.
+ */
+const MALFORMED_MULTIPART = /^(Multipart: Boundary not found|Boundary required|Unexpected end of (multipart data|form|file)|.* terminated early due to unexpected end of multipart data|The needle (cannot be an empty String\/Buffer|cannot have a length bigger than \d+)\.?|Malformed part header)$/;
 
 /** PostgreSQL connection failures: the request could not be stored, so the caller must retry. */
 const UNAVAILABLE = /ECONNREFUSED|ECONNRESET|Connection terminated|terminating connection|the database system is (starting|shutting)|timeout exceeded when trying to connect|Client has encountered a connection error/i;
@@ -43,6 +55,9 @@ export function installErrorHandler(app: FastifyInstance) {
         .map((v) => `${(v.instancePath || '/').replace(/^\//, '').replace(/\//g, '.') || 'body'}: ${v.message}`)
         .join('; ');
       return reply.status(400).send({ error: 'ERR_VALIDATION', message: formatError('ERR_VALIDATION', lang, { details }) });
+    }
+    if (!err.code && MALFORMED_MULTIPART.test(err.message ?? '') && req.isMultipart?.()) {
+      return reply.status(400).send({ error: 'ERR_FILE_REJECTED', message: formatError('ERR_FILE_REJECTED', lang) });
     }
     const mapped = err.code ? FASTIFY_CODES[err.code] : undefined;
     if (mapped || (err.statusCode && err.statusCode >= 400 && err.statusCode < 500)) {

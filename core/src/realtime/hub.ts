@@ -69,6 +69,8 @@ export class RealtimeHub implements RealtimePort {
   private delivering: Promise<void> = Promise.resolve();
   /** Sockets whose writes are held until the end of the current turn (see `write`). */
   private readonly corked = new Set<import('node:net').Socket>();
+  /** Rewrites a frame's JSON for the tenant it goes to (stored media URLs into expiring ones); set by the app. */
+  private frameText: (json: string, tenantId: number) => string = (json) => json;
 
   constructor(
     private readonly bus: EventBusPort,
@@ -82,6 +84,10 @@ export class RealtimeHub implements RealtimePort {
     cluster.on(SESSION_ENDED_TOPIC, (data) => this.endHere(data as SessionEnded));
     this.heartbeat = setInterval(() => this.ping(), 30_000);
     this.heartbeat.unref();
+  }
+
+  setFrameText(fn: (json: string, tenantId: number) => string): void {
+    this.frameText = fn;
   }
 
   get size(): number {
@@ -295,7 +301,7 @@ export class RealtimeHub implements RealtimePort {
     let frame: Buffer | undefined;
     for (const c of set) {
       if (await this.accepts(c, e)) {
-        frame ??= Buffer.from(JSON.stringify({ seq: e.seq, epoch: e.epoch, event: e.event, data: e.data }));
+        frame ??= Buffer.from(this.frameText(JSON.stringify({ seq: e.seq, epoch: e.epoch, event: e.event, data: e.data }), e.tenantId));
         this.write(c, frame);
       }
       else if (reject && (e.rooms ?? ['tenant']).some((r) => c.rooms.has(r))) {
@@ -306,7 +312,7 @@ export class RealtimeHub implements RealtimePort {
   }
 
   private sendEvent(c: Conn, e: DeliveredEvent) {
-    this.send(c, { seq: e.seq, epoch: e.epoch, event: e.event, data: e.data });
+    if (c.ws.readyState === c.ws.OPEN) c.ws.send(this.frameText(JSON.stringify({ seq: e.seq, epoch: e.epoch, event: e.event, data: e.data }), e.tenantId));
   }
 
   private send(c: Conn, frame: unknown) {

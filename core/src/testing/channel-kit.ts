@@ -267,7 +267,10 @@ export function runChannelConformance<F extends FakeProvider>(opts: ChannelConfo
       await inbound({ id: `kit-media-${randomUUID()}`, from: state.customer, text: caption, media: file as FakeInbound['media'] });
       const [m] = await until('the inbound media stored', async () => messagesWithBody(caption).then((r) => (r[0]?.media_url ? r : undefined)), timeout);
       expect(m.type).toBe(kind === 'image' ? 'image' : 'application');
-      const served = await ctx().app.app.inject({ method: 'GET', url: m.media_url! });
+      // The stored URL is served only in its expiring form, the one users get.
+      const url = ctx().app.app.kernel.storage.clientUrl(m.media_url!, ctx().channel.tenantId);
+      expect(url).toBeDefined();
+      const served = await ctx().app.app.inject({ method: 'GET', url: url! });
       expect(served.statusCode).toBe(200);
       expect(Buffer.compare(served.rawPayload, file.data)).toBe(0);
     });

@@ -239,6 +239,8 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
         `INSERT INTO tenants (name, status, max_users, max_connections, menus) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
         [fields.name ?? `Empresa ${++userSeq}`, fields.status ?? 'active', fields.maxUsers ?? 50, fields.maxConnections ?? 10, JSON.stringify(fields.menus ?? {})],
       );
+      // The sandbox channel is off for new companies (only the demo has it); the suites use it as their channel.
+      await sql.query(`INSERT INTO tenant_plugins (tenant_id, plugin_id, enabled) VALUES ($1, 'channel-sandbox', true)`, [r.rows[0].id]);
       return r.rows[0].id;
     },
     async loginAs(profile, tenantId, fields = {}) {

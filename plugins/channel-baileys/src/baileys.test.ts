@@ -138,7 +138,7 @@ describe('inbound messages', () => {
     const [b, a, l, r, re, bt] = rows;
     expect(a.type).toBe('audio');
     expect(a.media_type).toBe('audio/ogg');
-    const served = await t.app.inject({ method: 'GET', url: a.media_url });
+    const served = await t.app.inject({ method: 'GET', url: t.app.kernel.storage.clientUrl(a.media_url, admin.tenantId)! });
     expect(Buffer.compare(served.rawPayload, ogg)).toBe(0);
     expect(l.type).toBe('location');
     expect(l.body).toContain('Loja Centro');

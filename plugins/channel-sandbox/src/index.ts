@@ -144,6 +144,8 @@ export default definePlugin({
   entities: [OutboxMessage],
   name: 'Canal Sandbox',
   description: 'Canal simulado para demonstração, testes e medições: clientes chegam por um webhook assinado.',
+  // Off for new companies: anyone who can use it can make up customers. The demo tenant (`atende seed --demo`) turns it on.
+  enabledByDefault: false,
   migrations: [
     {
       name: '0001_init',
@@ -167,6 +169,11 @@ export default definePlugin({
         `CREATE UNIQUE INDEX channel_sandbox_outbox_key ON channel_sandbox_outbox (channel_id, idempotency_key)`,
         `CREATE INDEX channel_sandbox_outbox_list ON channel_sandbox_outbox (tenant_id, channel_id, id DESC)`,
       ],
+    },
+    {
+      // The plugin used to be on for every tenant: companies that exist at the upgrade keep it as they had it.
+      name: '0002_off_by_default',
+      up: [`INSERT INTO tenant_plugins (tenant_id, plugin_id, enabled) SELECT id, 'channel-sandbox', true FROM tenants ON CONFLICT (tenant_id, plugin_id) DO NOTHING`],
     },
   ],
   menus: [],
@@ -266,11 +273,11 @@ export default definePlugin({
       },
     );
 
-    /** Lets a logged-in user play the customer (demo and tests): same path as the signed webhook. */
+    /** Lets an admin play the customer (demo and tests): same path as the signed webhook. Agents may not make up customers. */
     ctx.http.post(
       '/channels/:id/simulate',
       {
-        config: { access: { menu: 'tickets' } },
+        config: { access: { menu: 'tickets', profiles: ['admin'] } },
         schema: { operationId: 'sandboxSimulate', tags, summary: 'Simula a mensagem de um cliente no canal simulado', params: idParam, body: sandboxSimulate, response: { 200: sandboxSimulated } },
       },
       async (req) => ingest(await tenantChannel(principalOf(req).tenantId, req.params.id), req.body),

@@ -116,7 +116,7 @@ describe('telegram webhook mode', () => {
     });
     expect(rows.map((r) => [r.type, r.media_type])).toEqual([['application', 'application/pdf'], ['audio', 'audio/ogg']]);
     expect(rows[0].media_name).toBe('contrato.pdf');
-    const served = await t.app.inject({ method: 'GET', url: rows[1].media_url });
+    const served = await t.app.inject({ method: 'GET', url: t.app.kernel.storage.clientUrl(rows[1].media_url, admin.tenantId)! });
     expect(Buffer.compare(served.rawPayload, ogg)).toBe(0);
   });
 

@@ -210,7 +210,7 @@ describe('WABA webhook, templates and messages', () => {
     expect(by((r) => r.data?.unsupported === 'unsupported').body).toMatch(/não suportada.*Message type unknown/);
     const audio = by((r) => r.type === 'audio');
     expect(audio.media_type).toBe('audio/ogg');
-    expect(Buffer.compare((await t.app.inject({ method: 'GET', url: audio.media_url })).rawPayload, OGG)).toBe(0);
+    expect(Buffer.compare((await t.app.inject({ method: 'GET', url: t.app.kernel.storage.clientUrl(audio.media_url, admin.tenantId)! })).rawPayload, OGG)).toBe(0);
     expect(by((r) => r.type === 'sticker').media_type).toBe('image/webp');
     expect(by((r) => r.body === 'respondendo').quoted_id).toBe(Number(firstRow.id));
     // What the customer forwarded is marked so, for the conversation's "Encaminhada" label.

@@ -98,7 +98,8 @@ export default definePlugin({
       if (userId === p.userId) throw new AppError('ERR_NO_USER_FOUND');
       const u = await ctx.users.get(p.tenantId, userId);
       if (!u?.active) throw new AppError('ERR_NO_USER_FOUND');
-      return u;
+      // Only what a colleague may see: never the e-mail the read service carries.
+      return { id: u.id, name: u.name };
     }
 
     /** A team conversation is open to the team's members only; for anyone else the team does not exist. */

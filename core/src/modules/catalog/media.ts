@@ -157,10 +157,8 @@ export async function acceptUpload(kernel: Kernel, tenantId: number, file: Multi
 
 /** Removes a file stored through the media port, given its signed URL; anything else is left alone. */
 export async function removeStoredMedia(kernel: Kernel, url: string | null | undefined): Promise<void> {
-  const m = url ? /^\/media\/([^?]+)\?s=([\w-]+)$/.exec(url) : null;
-  if (!m) return;
-  const abs = kernel.storage.verify(decodeURIComponent(m[1]), m[2]);
-  if (abs) await rm(abs, { force: true });
+  const abs = url ? kernel.storage.pathOf(url) : undefined;
+  if (abs) await Promise.all([rm(abs, { force: true }), rm(kernel.storage.typeFile(abs), { force: true })]);
 }
 
 /** Whether a URL is one of the media port's signed URLs (an uploaded file) rather than an external link. */

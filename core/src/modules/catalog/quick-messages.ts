@@ -11,6 +11,7 @@ import { principalOf } from '../../sdk/http.ts';
 import { quickMessageAnswer } from './schemas.ts';
 import { callerHasMenu, escapeLike, idParam, isUniqueViolation, iso } from './shared.ts';
 import { pickQuickMessage, slashKey } from './quick-message-resolver.ts';
+import { decodePath } from '../../storage/local.ts';
 import { MEDIA_MAX_BYTES, acceptUpload, isStoredMediaUrl, mimeTypeOf, removeStoredMedia } from './media.ts';
 
 type QuickMessageRow = InferEntity<typeof QuickMessage>;
@@ -50,7 +51,7 @@ export async function resolveQuickMessageForTenant(em: EntityManager, text: stri
  */
 export function quickMessageMedia(q: QuickMessageRow): { url: string; name: string; mimetype: string; stored: boolean; asAudio: boolean } | null {
   if (!q.mediaUrl) return null;
-  const name = q.mediaName ?? decodeURIComponent(q.mediaUrl.split('?')[0].split('/').pop() ?? 'arquivo');
+  const name = q.mediaName ?? (decodePath(q.mediaUrl.split('?')[0].split('/').pop() ?? '') || 'arquivo');
   return { url: q.mediaUrl, name, mimetype: mimeTypeOf(name) ?? mimeTypeOf(q.mediaUrl) ?? 'application/octet-stream', stored: isStoredMediaUrl(q.mediaUrl), asAudio: q.asAudio };
 }
 

@@ -55,8 +55,8 @@ describe('import', () => {
 
     const res = await upload(admin, 'contatos.csv', 'text/csv', Buffer.from(CSV, 'utf8'));
     expect(res.statusCode).toBe(202);
-    const { jobId, total } = res.json();
-    expect(total).toBe(8);
+    // The worker counts the rows as it reads the file; the first progress frame carries the total.
+    const { jobId } = res.json();
 
     const finished = await mine.next((f) => f.event === 'contacts.import_finished' && f.data.jobId === jobId, 15_000);
     // The tenant is Brazilian (its time zone): Bruno's national number is read with +55.
@@ -70,7 +70,7 @@ describe('import', () => {
     const progress = mine.frames.filter((f) => f.event === 'contacts.import_progress' && f.data.jobId === jobId);
     expect(progress.length).toBeGreaterThanOrEqual(2);
     expect(progress[progress.length - 1].data).toMatchObject({ processed: 8, total: 8, imported: 4, rejected: 4 });
-    expect(progress[0].data.processed).toBe(0);
+    expect(progress[0].data).toMatchObject({ processed: 0, total: 8 });
     // Progress goes to the user who imported, not to the whole tenant.
     await theirs.next((f) => f.event === 'contacts.imported');
     expect(theirs.frames.some((f) => f.event.startsWith('contacts.import_'))).toBe(false);

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Kernel } from '../../kernel.ts';
 import type { JobContext } from '../../sdk/types.ts';
-import { withTx } from '../../db/tx.ts';
+import { lockKey, withTx } from '../../db/tx.ts';
+import { AppError, catalogueEntry, formatError, type ErrorCode } from '../../errors.ts';
 import { normalizeContactNumber } from './phone.ts';
-import type { ImportRow } from './import-file.ts';
+import { IMPORT_MAX_ROWS, parseCsv, parseXlsx, type ImportRow } from './import-file.ts';
 import type { Actor } from './service.ts';
 import { tenantCountry } from '../tenancy/country.ts';
 
@@ -67,18 +68,31 @@ export function checkImportRow(r: ImportRow, seen: Map<string, number>, national
 
 const reasonFor = (lang: 'pt' | 'en', code: RowProblem, firstRow?: number) => REASONS[lang][code].replace('{row}', String(firstRow ?? ''));
 
-/** Stores the rows and queues the job; answers the id clients poll and match socket frames with. */
-export async function startImport(kernel: Kernel, actor: Actor, lang: 'pt' | 'en', fileName: string, rows: ImportRow[]): Promise<string> {
+/** Imports of one tenant that may be queued or running at once; more wait for one to finish. */
+export const IMPORT_MAX_ACTIVE = 2;
+
+/**
+ * Stores the uploaded file and queues the job; answers the id clients poll and
+ * match socket frames with. The rows are read by the worker, not here. A
+ * tenant has at most IMPORT_MAX_ACTIVE imports in flight: the count and the
+ * insert run under a per-tenant lock, so simultaneous uploads cannot all pass.
+ */
+export async function startImport(kernel: Kernel, actor: Actor, lang: 'pt' | 'en', fileName: string, kind: 'csv' | 'xlsx', file: Buffer): Promise<string> {
   const id = randomUUID();
-  await kernel.db.pool.query('INSERT INTO contact_imports (id, tenant_id, user_id, file_name, lang, total, rows) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
-    id,
-    actor.tenantId,
-    actor.userId,
-    fileName.slice(-200),
-    lang,
-    rows.length,
-    JSON.stringify(rows),
-  ]);
+  await withTx(kernel.db.pool, async (sql) => {
+    await lockKey(sql, `contacts-import:${actor.tenantId}`);
+    const active = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM contact_imports WHERE tenant_id = $1 AND status IN ('queued','running')`, [actor.tenantId]);
+    if (active.rows[0].n >= IMPORT_MAX_ACTIVE) throw new AppError('ERR_IMPORT_BUSY', { max: IMPORT_MAX_ACTIVE });
+    await sql.query('INSERT INTO contact_imports (id, tenant_id, user_id, file_name, lang, total, file, file_kind) VALUES ($1, $2, $3, $4, $5, 0, $6, $7)', [
+      id,
+      actor.tenantId,
+      actor.userId,
+      fileName.slice(-200),
+      lang,
+      file,
+      kind,
+    ]);
+  });
   await kernel.jobs.enqueue(IMPORT_JOB, { importId: id, tenantId: actor.tenantId }, { jobId: `contacts-import-${id}`, attempts: IMPORT_ATTEMPTS });
   return id;
 }
@@ -94,6 +108,32 @@ interface ImportState {
   imported: number;
   rejected: number;
   rows: ImportRow[] | null;
+  file_kind: 'csv' | 'xlsx' | null;
+}
+
+/**
+ * Reads the stored file into rows (streaming, the row cap enforced while
+ * reading) and keeps them with their count; the file itself is dropped.
+ * Answers the rows, or undefined when the file is refused (the import is then
+ * marked failed with the catalogue code, and the job ends without retrying).
+ */
+async function readStoredFile(kernel: Kernel, imp: ImportState, emitFailure: (code: string, message: string) => Promise<void>): Promise<ImportRow[] | undefined> {
+  const pool = kernel.db.pool;
+  const f = await pool.query<{ file: Buffer | null }>('SELECT file FROM contact_imports WHERE id = $1', [imp.id]);
+  const file = f.rows[0]?.file;
+  if (!file || !imp.file_kind) return undefined;
+  let rows: ImportRow[];
+  try {
+    rows = imp.file_kind === 'xlsx' ? await parseXlsx(file) : await parseCsv(file);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    await pool.query(`UPDATE contact_imports SET status = 'failed', finished_at = now(), failure = $2, file = NULL WHERE id = $1`, [imp.id, err.code]);
+    await emitFailure(err.code, formatError(err.code, imp.lang, err.params));
+    return undefined;
+  }
+  await pool.query(`UPDATE contact_imports SET rows = $2, total = $3, file = NULL WHERE id = $1`, [imp.id, JSON.stringify(rows), rows.length]);
+  imp.total = rows.length;
+  return rows;
 }
 
 /**
@@ -105,15 +145,23 @@ interface ImportState {
 export async function runImport(kernel: Kernel, data: { importId: string; tenantId: number }, ctx: JobContext): Promise<void> {
   const pool = kernel.db.pool;
   const loaded = await pool.query<ImportState>(
-    'SELECT id, tenant_id, user_id, lang, status, total, processed, imported, rejected, rows FROM contact_imports WHERE id = $1 AND tenant_id = $2',
+    'SELECT id, tenant_id, user_id, lang, status, total, processed, imported, rejected, rows, file_kind FROM contact_imports WHERE id = $1 AND tenant_id = $2',
     [data.importId, data.tenantId],
   );
   const imp = loaded.rows[0];
-  if (!imp || imp.status === 'finished' || imp.status === 'failed' || !imp.rows) return;
+  if (!imp || imp.status === 'finished' || imp.status === 'failed') return;
   const tenantId = imp.tenant_id;
   const rooms = imp.user_id ? [`user:${imp.user_id}`] : [];
   const lang = imp.lang === 'en' ? 'en' : 'pt';
-  const rows = imp.rows;
+  imp.lang = lang;
+  await pool.query(`UPDATE contact_imports SET status = 'running', started_at = COALESCE(started_at, now()) WHERE id = $1`, [imp.id]);
+  const rows =
+    imp.rows ??
+    (await readStoredFile(kernel, imp, async (code, message) => {
+      if (rooms.length)
+        await kernel.realtime.emit(tenantId, 'contacts.import_finished', { jobId: imp.id, status: 'failed', total: 0, processed: 0, imported: 0, rejected: 0, errors: [], error: code, message }, rooms);
+    }));
+  if (!rows) return;
   const counters = { processed: imp.processed, imported: imp.imported, rejected: imp.rejected };
   const progress = async () => {
     const frame = { jobId: imp.id, total: imp.total, ...counters };
@@ -122,7 +170,6 @@ export async function runImport(kernel: Kernel, data: { importId: string; tenant
   };
 
   try {
-    await pool.query(`UPDATE contact_imports SET status = 'running', started_at = COALESCE(started_at, now()) WHERE id = $1`, [imp.id]);
     // A Brazilian company's spreadsheet often has numbers as (11) 98765-4321: read them with +55.
     const nationalIn = (await tenantCountry(pool, tenantId)) ?? undefined;
     const seen = new Map<string, number>();
@@ -203,9 +250,11 @@ export async function importResult(kernel: Kernel, tenantId: number, id: string)
     imported: number;
     rejected: number;
     errors: RowError[];
+    failure: string | null;
+    lang: 'pt' | 'en';
     created_at: Date;
     finished_at: Date | null;
-  }>('SELECT id, status, file_name, total, processed, imported, rejected, errors, created_at, finished_at FROM contact_imports WHERE id = $1 AND tenant_id = $2', [id, tenantId]);
+  }>('SELECT id, status, file_name, total, processed, imported, rejected, errors, failure, lang, created_at, finished_at FROM contact_imports WHERE id = $1 AND tenant_id = $2', [id, tenantId]);
   const x = r.rows[0];
   if (!x) return undefined;
   return {
@@ -217,6 +266,8 @@ export async function importResult(kernel: Kernel, tenantId: number, id: string)
     imported: x.imported,
     rejected: x.rejected,
     errors: x.errors,
+    // A file refused by the worker (no Nome/Numero columns, too many rows, not a spreadsheet) says why.
+    ...(x.failure && catalogueEntry(x.failure) ? { error: x.failure, message: formatError(x.failure as ErrorCode, x.lang, { max: IMPORT_MAX_ROWS }) } : {}),
     createdAt: x.created_at.toISOString(),
     finishedAt: x.finished_at ? x.finished_at.toISOString() : null,
   };

@@ -30,4 +30,14 @@ export const contactsMigrations: MigrationDef[] = [
       `CREATE INDEX contact_imports_tenant_idx ON contact_imports (tenant_id, created_at DESC)`,
     ],
   },
+  {
+    // The uploaded file waits here for the job worker, which reads it as a stream
+    // (the request never parses it); the rows are known, and counted, only then.
+    name: '0002_import_file',
+    up: [
+      `ALTER TABLE contact_imports ADD COLUMN file bytea, ADD COLUMN file_kind text CHECK (file_kind IN ('csv','xlsx'))`,
+      `ALTER TABLE contact_imports ALTER COLUMN total SET DEFAULT 0`,
+      `CREATE INDEX contact_imports_active_idx ON contact_imports (tenant_id) WHERE status IN ('queued','running')`,
+    ],
+  },
 ];

@@ -21,7 +21,7 @@ import {
   type Actor,
 } from './service.ts';
 import { applyNinthDigit, findDuplicates, mergeBody, mergeContacts, previewNinthDigit, validateNumbers } from './maintenance.ts';
-import { IMPORT_MAX_BYTES, parseImportFile } from './import-file.ts';
+import { IMPORT_MAX_BYTES, checkImportFile } from './import-file.ts';
 import { IMPORT_JOB, importResult, runImport, startImport } from './import-job.ts';
 import { csvSeparator, exportCsv, exportXlsx } from './export.ts';
 import { principalOf } from '../../sdk/http.ts';
@@ -85,10 +85,13 @@ export async function contactRoutes(app: FastifyInstance, kernel: Kernel) {
     if (!req.isMultipart()) throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE');
     const file = await req.file({ limits: { fileSize: IMPORT_MAX_BYTES, files: 1 } });
     if (!file) throw new AppError('ERR_REQUIRED_FIELD', { field: 'file' });
+    // At most IMPORT_MAX_BYTES (the multipart limit); only the format and a CSV's header line are looked at
+    // here: the rows are read, as a stream, by the job worker.
     const buf = await file.toBuffer();
-    const rows = await parseImportFile(buf, file.filename ?? '');
-    const jobId = await startImport(kernel, actorOf(req), languageOf(req.headers['accept-language']), file.filename ?? 'contatos', rows);
-    return reply.status(202).send({ jobId, total: rows.length });
+    const kind = checkImportFile(buf, file.filename ?? '');
+    const jobId = await startImport(kernel, actorOf(req), languageOf(req.headers['accept-language']), file.filename ?? 'contatos', kind, buf);
+    // The row count is known once the worker has read the file: progress frames and the polling route carry it.
+    return reply.status(202).send({ jobId, total: 0 });
   });
 
   r.get(

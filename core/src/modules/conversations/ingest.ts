@@ -263,6 +263,22 @@ function lockOrder(m: InboundMessage): string {
   return m.group ? `${m.group.kind}:${m.group.externalId}` : `${m.from.kind}:${m.from.externalId}`;
 }
 
+/** Earliest and how far ahead of our clock a provider's message time is believed. */
+const TS_FLOOR = Date.UTC(2000, 0, 1);
+const TS_SKEW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The provider's time of a message, when it is a plausible one. A provider (or
+ * whoever signs its webhooks) may send any date: one past what PostgreSQL
+ * reads (`+275760-…`) failed the whole ingest batch, and a far-future one
+ * would pin the ticket at the top of every list. Those take the arrival time.
+ */
+export function providerTime(ts: Date | undefined): string | null {
+  const ms = ts?.getTime();
+  if (ms === undefined || !Number.isFinite(ms) || ms < TS_FLOOR || ms > Date.now() + TS_SKEW_MS) return null;
+  return new Date(ms).toISOString();
+}
+
 function itemOf(msg: InboundMessage): Record<string, unknown> {
   const type = messageTypeOf(msg.media?.mimetype, msg.type);
   const isGroup = !!msg.group;
@@ -272,7 +288,7 @@ function itemOf(msg: InboundMessage): Record<string, unknown> {
     fromKind: msg.from.kind, fromExt: msg.from.externalId, fromNumber: msg.from.number ?? null, fromName: msg.from.name ?? null, fromPic: msg.from.profilePicUrl ?? null, aliases: msg.from.aliases ?? [],
     groupKind: msg.group?.kind ?? null, groupExt: msg.group?.externalId ?? null, groupName: msg.group?.name ?? null,
     fromMe: !!msg.fromMe, body: msg.body ?? '', type, mediaUrl: msg.media?.url ?? msg.media?.path ?? null, mediaName: msg.media?.name ?? null, mediaType: msg.media?.mimetype ?? null,
-    ts: msg.timestamp ? msg.timestamp.toISOString() : null, quoted: msg.quotedProviderId ?? null, data, preview: previewOf(msg.body, type),
+    ts: providerTime(msg.timestamp), quoted: msg.quotedProviderId ?? null, data, preview: previewOf(msg.body, type),
   };
 }
 

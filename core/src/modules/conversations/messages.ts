@@ -167,9 +167,18 @@ async function afterChange(kernel: Kernel, m: MessageRow, event: string) {
   return messageOut(m);
 }
 
+/**
+ * Only the user who sent a message or wrote a note may change or delete it:
+ * seeing the ticket is not enough (a colleague's reply, or note, is theirs).
+ */
+function authorOnly(who: ResolvedPrincipal, m: MessageRow) {
+  if (m.user_id === null || m.user_id !== who.userId) throw new AppError('ERR_NO_PERMISSION');
+}
+
 /** Edits the agent's own sent text message, on the provider too when the channel supports it. */
 export async function editMessage(kernel: Kernel, who: ResolvedPrincipal, messageId: string, body: string) {
   const m = await ownMessage(kernel, who, messageId);
+  authorOnly(who, m);
   const text = body.trim();
   if (!text || !m.from_me || m.deleted_at || m.type !== 'chat') throw new AppError('ERR_INVALID_MESSAGE');
   if (m.provider_id && !m.is_note) {
@@ -184,6 +193,7 @@ export async function editMessage(kernel: Kernel, who: ResolvedPrincipal, messag
 /** Deletes a message for everyone (own messages) — the row stays, marked deleted, so history keeps its place. */
 export async function deleteMessage(kernel: Kernel, who: ResolvedPrincipal, messageId: string) {
   const m = await ownMessage(kernel, who, messageId);
+  authorOnly(who, m);
   if (!m.from_me || m.deleted_at) throw new AppError('ERR_INVALID_MESSAGE');
   if (m.provider_id && !m.is_note) {
     const { channel, adapter } = await adapterFor(kernel, who.tenantId, m.channel_id);

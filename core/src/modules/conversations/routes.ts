@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import type { Kernel } from '../../kernel.ts';
 import { AppError } from '../../errors.ts';
-import { MAX_MEDIA_BYTES } from '../../storage/local.ts';
+import { INLINE_MEDIA, MAX_MEDIA_BYTES, decodePath } from '../../storage/local.ts';
 import { INTEGRATION_FIELDS, messageOut } from './serialize.ts';
 import { idParam, ticketIdParam, ticketListQuery, listParam } from './query.ts';
 import { listTickets } from './list.ts';
@@ -342,13 +342,29 @@ export async function conversationRoutes(app: FastifyInstance, kernel: Kernel) {
       return { participants: p.rows };
     });
 
-    // Media: signed URLs so <img src> works without a bearer token.
-    r.get('/media/*', { config: { access: { public: true } }, schema: { querystring: z.object({ s: z.string().max(100).optional() }) } }, async (req, reply) => {
-      const rel = (req.params as { '*': string })['*'];
-      const abs = kernel.storage.verify(decodeURIComponent(rel), req.query.s);
-      if (!abs) throw new AppError('ERR_NOT_FOUND');
-      return reply.header('cache-control', 'private, max-age=86400').header('content-disposition', 'inline').send(fs.createReadStream(abs));
-    });
+    // Media: URLs signed with an expiry (storage/local.ts `clientUrl`), so <img src> works without a bearer
+    // token; they are handed out only to users of the file's tenant, and stop working after a few hours.
+    r.get(
+      '/media/*',
+      { config: { access: { public: true } }, schema: { querystring: z.object({ e: z.string().max(20).optional(), s: z.string().max(100).optional() }) } },
+      async (req, reply) => {
+        const rel = (req.params as { '*': string })['*'];
+        // A path that is not valid percent-encoding (`/media/%`) names no file: 404, like a bad or expired signature.
+        const decoded = decodePath(rel);
+        const abs = decoded === undefined ? undefined : kernel.storage.verifyClient(decoded, req.query.e, req.query.s);
+        if (!abs) throw new AppError('ERR_NOT_FOUND');
+        const type = await kernel.storage.typeOf(abs);
+        const name = (abs.split('/').pop() ?? 'arquivo').replace(/^[0-9a-f-]{36}-/, '');
+        // The stored type, never sniffed; anything a browser would not just show (HTML, SVG, PDF…) is a download.
+        return reply
+          .header('content-type', type)
+          .header('x-content-type-options', 'nosniff')
+          .header('content-security-policy', "default-src 'none'; sandbox")
+          .header('content-disposition', INLINE_MEDIA.test(type) ? 'inline' : `attachment; filename="${name.replace(/[^\w.\- ]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`)
+          .header('cache-control', 'private, max-age=3600')
+          .send(fs.createReadStream(abs));
+      },
+    );
   });
   void listParam;
   void messageOut;

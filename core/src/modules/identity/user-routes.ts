@@ -308,14 +308,16 @@ export async function userRoutes(app: FastifyInstance, kernel: Kernel) {
   r.get('/api/users', { schema: { operationId: 'listUsers', tags: ['users'], summary: 'Lista os usuários da empresa (colegas veem só nome, perfil e filas)', querystring: listQuery, response: { 200: userPage(z.union([userAnswer, userPublicAnswer])) } } }, async (req) => {
     const tenantId = principalOf(req).tenantId;
     const q = req.query;
+    // Only admins search by e-mail: for anyone else a match on a guessed address would tell it (the colleague view has no e-mail).
+    const admin = isAdmin(req);
     const rows = await pool.query<UserRow & { total: number }>(
       `SELECT ${COLS}, count(*) OVER ()::int AS total FROM users u
-        WHERE u.tenant_id = $1 AND ($2::text IS NULL OR u.name ILIKE $2 OR u.email ILIKE $2)
+        WHERE u.tenant_id = $1 AND ($2::text IS NULL OR u.name ILIKE $2 OR ($5 AND u.email ILIKE $2))
         ORDER BY u.name, u.id LIMIT $3 OFFSET $4`,
-      [tenantId, like(q.searchParam), PAGE_SIZE, (q.pageNumber - 1) * PAGE_SIZE],
+      [tenantId, like(q.searchParam), PAGE_SIZE, (q.pageNumber - 1) * PAGE_SIZE, admin],
     );
     const count = rows.rows[0]?.total ?? 0;
-    return { users: rows.rows.map(isAdmin(req) ? userOut : userPublic), count, hasMore: count > q.pageNumber * PAGE_SIZE };
+    return { users: rows.rows.map(admin ? userOut : userPublic), count, hasMore: count > q.pageNumber * PAGE_SIZE };
   });
 
   /** Users of the tenant for the private chat (everyone but the caller). */

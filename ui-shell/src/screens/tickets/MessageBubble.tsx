@@ -1,6 +1,8 @@
 import { ActionIcon, Anchor, Box, Button, Checkbox, Group, Text } from '@mantine/core';
 import { IconAlertCircle, IconArrowBackUp, IconCheck, IconChecks, IconChevronDown, IconClock, IconCopy, IconFileDescription, IconMoodSmile, IconNote, IconPencil, IconRefresh, IconShare3, IconTemplate, IconTrash } from '@tabler/icons-react';
+import { useAtomValue } from 'jotai';
 import { memo } from 'react';
+import { sessionAtom } from '@atende/ui-shell/sdk';
 import { useTranslation } from 'react-i18next';
 import { Menu, Tooltip } from '../../ui/overlays.tsx';
 import type { Message } from './api.ts';
@@ -73,7 +75,9 @@ export const MessageBubble = memo(function MessageBubble(p: Props) {
   const { m } = p;
   const mine = m.fromMe;
   const failed = m.local?.state === 'failed' || m.status === 'failed';
-  const canChange = mine && !m.isDeleted && !m.local && !p.readOnly;
+  // Only the author edits or deletes a reply or a note (the server refuses anyone else).
+  const session = useAtomValue(sessionAtom);
+  const canChange = mine && m.userId !== null && m.userId === session?.userId && !m.isDeleted && !m.local && !p.readOnly;
   const groupedReactions = Object.entries(
     (m.reactions ?? []).reduce<Record<string, number>>((acc, r) => ((acc[r.emoji] = (acc[r.emoji] ?? 0) + 1), acc), {}),
   );

@@ -104,6 +104,7 @@ export function ImportModal({ opened, onClose }: { opened: boolean; onClose: () 
             <Stat label={t('admin.contacts.import.imported')} value={job.imported} color="teal" />
             <Stat label={t('admin.contacts.import.rejected')} value={job.rejected} color={job.rejected ? 'red' : undefined} />
           </SimpleGrid>
+          {job.status === 'failed' && job.message && <Alert color="red" variant="light" role="alert">{job.message}</Alert>}
           {finished && (job.errors?.length ?? 0) > 0 && (
             <Stack gap={6}>
               <Text fw={600} size="sm">{t('admin.contacts.import.rejectedRows')}</Text>

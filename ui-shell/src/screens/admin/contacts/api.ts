@@ -50,6 +50,8 @@ export interface ImportState {
   rejected: number;
   errors?: ImportError[];
   errorsTruncated?: boolean;
+  /** Why the worker refused the file (no Nome/Numero columns, too many rows…), already in the user's language. */
+  message?: string;
 }
 
 export const startImport = (file: File) => {
