@@ -12,6 +12,7 @@ import { Menu, Tooltip } from '../../ui/overlays.tsx';
 import { listChannels, listQueues, markAllRead, unwrap, type Channel, type Queue, type Ticket, type TicketFilters, type TicketStatus } from './api.ts';
 import { ticketListQuery } from './queries.ts';
 import { ChannelIcon, ContactAvatar, intlLang, relativeTime, ticketName } from './util.tsx';
+import { WaitInfo } from './WaitInfo.tsx';
 import classes from './tickets.module.css';
 
 const ROW_HEIGHT = 76;
@@ -270,7 +271,8 @@ const TicketRow = memo(function TicketRow({ ticket, selected, lng, yesterday, on
             </Badge>
           )}
           {ticket.username && ticket.status !== 'pending' && <Text size="10px" c="dimmed" truncate="end">{ticket.username}</Text>}
-          {!ticket.queue && !ticket.username && <Text size="10px" c="dimmed">{t('tickets.noQueue')}</Text>}
+          {!ticket.queue && !ticket.username && ticket.status !== 'pending' && <Text size="10px" c="dimmed">{t('tickets.noQueue')}</Text>}
+          <WaitInfo ticket={ticket} />
         </Group>
       </Stack>
     </UnstyledButton>

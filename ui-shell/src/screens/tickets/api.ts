@@ -36,6 +36,12 @@ export interface Ticket {
   demand: string | null;
   kanban?: number | null;
   scheduledMessages?: number;
+  createdAt?: string;
+  /** Since when the customer waits for an agent (set when the ticket last became pending). */
+  waitingSince?: string | null;
+  firstResponseAt?: string | null;
+  /** Deadlines from the queue's SLA targets; null when the queue sets none. */
+  sla?: { firstResponseDueAt: string | null; resolutionDueAt: string | null } | null;
 }
 
 export interface TicketCounts { open: number; pending: number; closed: number; closedCapped?: boolean }
