@@ -61,4 +61,15 @@ export const identityMigrations = [
       `CREATE INDEX users_tenant_idx ON users (tenant_id, id)`,
     ],
   },
+  {
+    // The status an agent chooses (U2 "presence"): online, on a pause (with its reason) or offline.
+    // Whether they have the app open at all stays `is_online` (realtime/presence.ts).
+    name: '0002_presence_status',
+    up: [
+      `ALTER TABLE users
+         ADD COLUMN presence text NOT NULL DEFAULT 'online' CHECK (presence IN ('online','paused','offline')),
+         ADD COLUMN pause_reason text,
+         ADD COLUMN presence_since timestamptz NOT NULL DEFAULT now()`,
+    ],
+  },
 ];
