@@ -179,6 +179,8 @@ export function messageOut(m: MessageRow) {
     participant: (m.data?.participant as string | undefined) ?? null,
     // Forwarded by an agent (POST /forward-messages) or, inbound, marked so by the provider: the bubble says "Encaminhada".
     forwarded: m.data?.forwarded === true,
+    // A line the system wrote in the conversation (a transfer): its parts, worded by each screen.
+    ...(m.type === 'system' ? { system: m.data } : {}),
     /** The catalogue code of a failed send (ChannelError.code), beside the provider's reason in `failureReason`. */
     errorCode: m.status === 'failed' ? ((m.data?.errorCode as string | undefined) ?? null) : null,
     // A template send names its template, so the conversation can label the bubble (the body is its filled-in text).

@@ -13,6 +13,7 @@ import { listChannels, listQueues, markAllRead, unwrap, type Channel, type Queue
 import { ticketListQuery } from './queries.ts';
 import { ChannelIcon, ContactAvatar, intlLang, relativeTime, ticketName } from './util.tsx';
 import { WaitInfo } from './WaitInfo.tsx';
+import { TeamPresenceButton } from './TeamPresence.tsx';
 import classes from './tickets.module.css';
 
 const ROW_HEIGHT = 76;
@@ -165,6 +166,7 @@ export function TicketList({ status, onStatus, filters, onFilters, selectedId, o
           <Tooltip label={t('tickets.markAllRead.action')}>
             <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('tickets.markAllRead.action')} onClick={() => void markAll()} loading={marking} data-testid="mark-all-read"><IconChecks size={20} /></ActionIcon>
           </Tooltip>
+          {canShowAll && <TeamPresenceButton />}
           <Tooltip label={t('tickets.contactsMode')}>
             <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('tickets.contactsMode')} onClick={() => navigate('/atendimento/contatos')}><IconUsers size={20} /></ActionIcon>
           </Tooltip>
