@@ -12,7 +12,7 @@ export function PresenceDot({ status }: { status: PresenceStatus }) {
   return <Box component="span" aria-hidden style={{ width: 9, height: 9, borderRadius: 99, background: PRESENCE_COLOUR[status], flexShrink: 0, display: 'inline-block' }} />;
 }
 
-export interface TransferBody { userId: number | null; queueId: number | null; transferNote?: string }
+export type TransferBody = { userId: number | null; queueId: number | null; transferNote?: string };
 
 /**
  * Transfer to a queue and/or a user (core.md §4, U2): the people offered are
