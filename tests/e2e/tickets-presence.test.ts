@@ -87,7 +87,9 @@ run('presence and transfer', () => {
     await pb.getByTestId('presence-set-paused').click();
     await pb.getByTestId('pause-confirm').click();
     await pb.getByText('Informe o motivo da pausa').waitFor();
-    await pb.getByTestId('pause-reason').fill('Almoço');
+    // The usual reasons are one click away.
+    await pb.getByTestId('pause-reason-lunch').click();
+    expect(await pb.getByTestId('pause-reason').inputValue()).toBe('Almoço');
     await pb.screenshot({ path: '/tmp/shots/presence-pause.png' });
     await pb.getByTestId('pause-confirm').click();
     await expect.poll(() => pb.getByTestId('presence-indicator').getAttribute('data-status')).toBe('paused');

@@ -1,4 +1,4 @@
-import { Autocomplete, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { IconCircleFilled, IconCoffee, IconCircleOff } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -74,19 +74,25 @@ export function PauseDialog({ opened, onClose, onConfirm }: { opened: boolean; o
     <Modal opened={opened} onClose={onClose} title={t('presence.pauseTitle')} centered size="sm">
       <Stack>
         <Text size="sm" c="dimmed">{t('presence.pauseHint')}</Text>
-        <Autocomplete
+        <TextInput
           label={t('presence.reason')}
           withAsterisk
-          data={[t('presence.reasons.lunch'), t('presence.reasons.break'), t('presence.reasons.meeting'), t('presence.reasons.training')]}
           value={reason}
-          onChange={(v) => { setReason(v); setError(null); }}
+          onChange={(e) => { setReason(e.currentTarget.value); setError(null); }}
           error={error}
           maxLength={120}
           data-autofocus
           data-testid="pause-reason"
-          comboboxProps={{ withinPortal: true }}
           onKeyDown={(e) => { if (e.key === 'Enter') void submit(); }}
         />
+        {/* The usual reasons in one click (buttons, not a dropdown over the dialog's actions). */}
+        <Group gap={6} mt={-6}>
+          {(['lunch', 'break', 'meeting', 'training'] as const).map((k) => (
+            <Button key={k} size="compact-xs" variant={reason === t(`presence.reasons.${k}`) ? 'filled' : 'light'} color="gray" radius="xl" onClick={() => { setReason(t(`presence.reasons.${k}`)); setError(null); }} data-testid={`pause-reason-${k}`}>
+              {t(`presence.reasons.${k}`)}
+            </Button>
+          ))}
+        </Group>
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>{t('common.cancel')}</Button>
           <Button color="yellow.8" onClick={() => void submit()} loading={busy} data-testid="pause-confirm">{t('presence.pause')}</Button>
