@@ -75,4 +75,27 @@ describe('presence and transfer', () => {
     expect(list.find((u: { name: string }) => u.name === 'Bruno')).toMatchObject({ openTickets: 1, status: 'online' });
     expect(list.map((u: { name: string }) => u.name)).toEqual(['Carla', 'Bruno']);
   });
+
+  it('lists all of a contact\'s tickets to an agent, the ones visibility keeps from them without content and not openable', async () => {
+    const contact = (await t.app.inject({ method: 'POST', url: '/api/contacts', headers: admin.headers, payload: { name: 'Joana', number: '5511955554444' } })).json();
+    const mk = async (status: string, userId: number, queueId: number, last: string) =>
+      (await t.sql.query<{ id: number }>(`INSERT INTO tickets (tenant_id, contact_id, status, user_id, queue_id, last_message, closed_at) VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $3 = 'closed' THEN now() END) RETURNING id`, [admin.tenantId, contact.id, status, userId, queueId, last])).rows[0]!.id;
+    const theirs = await mk('closed', bruno.id, financeiro, 'segredo do financeiro');
+    const mine = await mk('open', ana.id, atendimento, 'oi Ana');
+    // Whatever the tenant shows of closed tickets, Bruno's open one in Financeiro is not Ana's to read.
+    const hidden = await mk('closed', bruno.id, financeiro, 'outro segredo');
+    // (On another channel: one active ticket per contact and channel.)
+    await t.sql.query(`UPDATE tickets SET status = 'open', closed_at = NULL, channel_id = (SELECT id FROM channels WHERE tenant_id = $2 LIMIT 1) WHERE id = $1`, [hidden, admin.tenantId]);
+    const res = await get(ana, `/api/contacts/${contact.id}/tickets`);
+    expect(res.statusCode).toBe(200);
+    const list = res.json().tickets as Array<{ id: number; canOpen: boolean; lastMessage: string | null; user: { name: string } | null; queue: { name: string } | null }>;
+    expect(list.map((x) => x.id)).toEqual([hidden, mine, theirs]);
+    expect(list.find((x) => x.id === mine)).toMatchObject({ canOpen: true, lastMessage: 'oi Ana' });
+    const other = list.find((x) => x.id === hidden)!;
+    expect(other).toMatchObject({ canOpen: false, lastMessage: null, user: { name: 'Bruno' }, queue: { name: 'Financeiro' } });
+    expect((await get(ana, `/api/tickets/${hidden}`)).statusCode).toBe(404);
+    // Another tenant's contact is not found.
+    const stranger = await t.loginAs('admin');
+    expect((await get(stranger, `/api/contacts/${contact.id}/tickets`)).statusCode).toBe(404);
+  });
 });

@@ -19,6 +19,7 @@ import { ticketOut } from './serialize.ts';
 import { loadTicket, loadTickets } from './ingest.ts';
 import { channelRoutes } from './channel-routes.ts';
 import { presenceRoutes } from './presence.ts';
+import { contactTicketsRoutes } from './contact-tickets.ts';
 import { businessHoursRoutes, installAbsenceMessage } from './business-hours.ts';
 import { installRatingAttempts } from './rating.ts';
 
@@ -135,6 +136,7 @@ export async function conversationRoutes(app: FastifyInstance, kernel: Kernel) {
   await channelRoutes(app, kernel);
   await businessHoursRoutes(app, kernel);
   await presenceRoutes(app, kernel);
+  await contactTicketsRoutes(app, kernel);
   installAbsenceMessage(kernel);
   installRatingAttempts(kernel);
   defineSendJob(kernel);
