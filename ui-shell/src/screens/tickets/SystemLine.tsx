@@ -17,7 +17,7 @@ export function SystemLine({ m, lng }: { m: Message; lng: string }) {
         <Text size="xs" fw={600} c="var(--tk-28)" style={{ display: 'inline-flex', alignItems: 'center', gap: 6 }}>
           <IconArrowsExchange size={13} aria-hidden />
           <span data-testid="system-line-text">{text}</span>
-          <span style={{ fontWeight: 400 }}>· {timeOf(m.createdAt, lng)}</span>
+          <span style={{ fontWeight: 400, whiteSpace: 'nowrap' }}>{timeOf(m.createdAt, lng)}</span>
         </Text>
         {s.note && <Text size="sm" mt={2} data-testid="system-line-note" style={{ whiteSpace: 'pre-wrap' }}>{t('tickets.transferLine.note', { note: s.note })}</Text>}
       </Box>
