@@ -75,8 +75,8 @@ run('contact panel', () => {
     expect(await locked.textContent()).not.toContain('segredo');
 
     await panel.getByTestId('contact-edit').click();
-    const drawer = page.getByRole('dialog');
-    await drawer.getByLabel('Nome', { exact: true }).fill('Maria Souza Lima');
+    const drawer = page.getByRole('dialog', { name: 'Editar contato' });
+    await drawer.getByLabel(/^Nome/).fill('Maria Souza Lima');
     await drawer.getByLabel('E-mail').fill('maria@exemplo.com.br');
     await drawer.getByLabel('CPF/CNPJ').fill('111.111.111-11');
     await drawer.getByRole('button', { name: 'Salvar' }).click();
@@ -100,9 +100,10 @@ run('contact panel', () => {
 
     // Blocking, from the same form.
     await panel.getByTestId('contact-edit').click();
-    await page.getByRole('dialog').getByText('Contato bloqueado').click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Salvar' }).click();
-    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    // (Mantine's switch input lies over its label.)
+    await drawer.getByRole('switch', { name: 'Contato bloqueado' }).check({ force: true });
+    await drawer.getByRole('button', { name: 'Salvar' }).click();
+    await drawer.waitFor({ state: 'hidden' });
     await expect.poll(async () => (await t.sql.query('SELECT blocked FROM contacts WHERE id = $1', [contact.id])).rows[0].blocked).toBe(true);
   }, 180_000);
 });

@@ -7,9 +7,11 @@ import { useNavigate } from 'react-router-dom';
 import { api, formatDateTime } from '@atende/ui-shell/sdk';
 import { Tooltip } from '../../ui/overlays.tsx';
 import type { Contact as AdminContact } from '../admin/contacts/api.ts';
+import { ensureAdminStrings } from '../../i18n/index.ts';
 
 // The contacts screen's form, the same rules and fields (name, number, e-mail, CPF/CNPJ, tags, wallets, lane, blocked).
-const ContactDrawer = lazy(() => import('../admin/contacts/ContactDrawer.tsx').then((m) => ({ default: m.ContactDrawer })));
+// Its texts are in the admin section of the catalogue, which only admin routes load: fetched with it.
+const ContactDrawer = lazy(() => Promise.all([import('../admin/contacts/ContactDrawer.tsx'), ensureAdminStrings()]).then(([m]) => ({ default: m.ContactDrawer })));
 
 interface HistoryTicket {
   id: number;
