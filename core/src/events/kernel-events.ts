@@ -49,7 +49,7 @@ declare module '../sdk/contract.ts' {
     'user.created': UserEventData;
     'user.updated': UserEventData;
     'user.deleted': { id: number };
-    'user.status_updated': { id: number; isOnline: boolean };
+    'user.status_updated': { id: number; isOnline: boolean; presence?: 'online' | 'paused' | 'offline' };
     'queue.created': Record<string, unknown> & { id: number };
     'queue.updated': Record<string, unknown> & { id: number };
     'queue.deleted': { id: number };

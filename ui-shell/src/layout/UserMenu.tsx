@@ -1,5 +1,5 @@
 import { Avatar, Box, Group, Indicator, Switch, Text, UnstyledButton, VisuallyHidden, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
-import { IconBell, IconBellOff, IconCheck, IconChevronDown, IconCircleFilled, IconLanguage, IconLogout, IconMoon, IconSun, IconVolume, IconVolumeOff } from '@tabler/icons-react';
+import { IconBell, IconBellOff, IconCheck, IconChevronDown, IconLanguage, IconLogout, IconMoon, IconSun, IconVolume, IconVolumeOff } from '@tabler/icons-react';
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import { api, desktopPermission, playSound, requestDesktopPermission, sessionAto
 import { Menu } from '../ui/overlays.tsx';
 import { LANGUAGES, changeLanguage, type LanguageCode } from '../i18n/index.ts';
 import { logout } from '../shell/logout.ts';
+import { PauseDialog, PresenceMenuItems, PRESENCE_COLOURS, notifyPresenceError, usePresence, type PresenceStatus } from './PresenceMenu.tsx';
 
 function initials(name: string | undefined): string {
   const parts = (name ?? '?').trim().split(/\s+/);
@@ -21,7 +22,8 @@ export function UserMenu({ compact = false, position = 'bottom-end' }: { compact
   const navigate = useNavigate();
   const { setColorScheme } = useMantineColorScheme();
   const scheme = useComputedColorScheme('light');
-  const [online, setOnline] = useState(true);
+  const presence = usePresence(session?.userId);
+  const [pausing, setPausing] = useState(false);
   const [permission, setPermission] = useState(desktopPermission);
   if (!session) return null;
 
@@ -50,11 +52,9 @@ export function UserMenu({ compact = false, position = 'bottom-end' }: { compact
     updateSession({ configs: { ...session.configs, isDark } });
     void api.put(`/users/${session.userId}/configs`, { isDark }, { background: true }).catch(() => undefined);
   };
-  const toggleOnline = () => {
-    const next = !online;
-    api.put(`/usersIsOnline/${session.userId}`, { isOnline: next }, { silent: false })
-      .then(() => setOnline(next))
-      .catch(() => undefined);
+  const pickPresence = (s: PresenceStatus) => {
+    if (s === 'paused') return setPausing(true);
+    presence.set(s).catch(notifyPresenceError);
   };
   const signOut = async () => {
     await logout();
@@ -62,13 +62,15 @@ export function UserMenu({ compact = false, position = 'bottom-end' }: { compact
   };
 
   return (
+    <>
+    <PauseDialog opened={pausing} onClose={() => setPausing(false)} onConfirm={(reason) => presence.set('paused', reason)} />
     <Menu width={260} position={position} shadow="md" withinPortal>
       <Menu.Target>
         {/* Named by what it shows (initials, name, profile) and what it is, so the spoken name includes the visible text. */}
         <UnstyledButton px={6} py={4} style={{ borderRadius: 'var(--mantine-radius-md)' }}>
           <VisuallyHidden>{t('layout.userMenu')}</VisuallyHidden>
           <Group gap="sm" wrap="nowrap">
-            <Indicator color={online ? 'teal' : 'gray'} offset={5} position="bottom-end" size={10} withBorder>
+            <Indicator color={PRESENCE_COLOURS[presence.status]} offset={5} position="bottom-end" size={10} withBorder data-testid="presence-indicator" data-status={presence.status}>
               <Avatar radius="xl" color="brand" variant="filled" size={34}>{initials(session.username)}</Avatar>
             </Indicator>
             {!compact && (
@@ -85,9 +87,8 @@ export function UserMenu({ compact = false, position = 'bottom-end' }: { compact
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Label>{session.email}</Menu.Label>
-        <Menu.Item leftSection={<IconCircleFilled size={10} color={online ? 'var(--mantine-color-teal-6)' : 'var(--mantine-color-gray-5)'} />} onClick={toggleOnline}>
-          {online ? t('layout.statusOnline') : t('layout.statusOffline')}
-        </Menu.Item>
+        <PresenceMenuItems status={presence.status} pauseReason={presence.pauseReason} onPick={pickPresence} />
+        <Menu.Divider />
         <Menu.Item leftSection={scheme === 'dark' ? <IconSun size={16} /> : <IconMoon size={16} />} onClick={toggleDark}>
           {scheme === 'dark' ? t('layout.lightMode') : t('layout.darkMode')}
         </Menu.Item>
@@ -118,5 +119,6 @@ export function UserMenu({ compact = false, position = 'bottom-end' }: { compact
         <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={() => void signOut()}>{t('layout.logout')}</Menu.Item>
       </Menu.Dropdown>
     </Menu>
+    </>
   );
 }

@@ -18,6 +18,8 @@ export const queueOut = (q: QueueRow) => ({
   name: q.name,
   color: q.color,
   greetingMessage: q.greetingMessage ?? null,
+  slaFirstResponseMinutes: q.slaFirstResponseMinutes ?? null,
+  slaResolutionMinutes: q.slaResolutionMinutes ?? null,
   createdAt: iso(q.createdAt),
   updatedAt: iso(q.updatedAt),
 });
@@ -25,7 +27,15 @@ export const queueOut = (q: QueueRow) => ({
 export const tagOut = (t: TagRow) => ({ id: t.id, name: t.name, color: t.color, active: t.active, createdAt: iso(t.createdAt), updatedAt: iso(t.updatedAt) });
 
 const name = z.string().trim().min(1, 'O campo nome é obrigatório').max(120);
-const queueCreate = z.object({ name, color: colorSchema.optional(), greetingMessage: z.string().trim().max(4096).nullable().optional() }).strict();
+/** An SLA target in whole minutes, up to 30 days; null turns it off. */
+const slaMinutes = z.number().int('SLA em minutos inteiros').min(1, 'SLA mínimo de 1 minuto').max(43200, 'SLA máximo de 30 dias').nullable().optional();
+const queueCreate = z.object({
+  name,
+  color: colorSchema.optional(),
+  greetingMessage: z.string().trim().max(4096).nullable().optional(),
+  slaFirstResponseMinutes: slaMinutes,
+  slaResolutionMinutes: slaMinutes,
+}).strict();
 const queueUpdate = queueCreate.partial().strict();
 const tagCreate = z.object({ name, color: colorSchema.optional(), active: z.boolean().optional() }).strict();
 const tagUpdate = tagCreate.partial().strict();
@@ -53,7 +63,7 @@ export async function queueAndTagRoutes(app: FastifyInstance, kernel: Kernel) {
   r.post('/api/queues', { config: { access: { menu: 'queues' } }, schema: { operationId: 'createQueue', tags: ['queues'], summary: 'Cria uma fila', body: queueCreate, response: { 201: queueAnswer } } }, async (req, reply) => {
     const tenantId = principalOf(req).tenantId;
     if (await queueNameTaken(req, req.body.name)) throw new AppError('ERR_QUEUE_EXISTS');
-    const q = req.em.create(Queue, { tenantId, name: req.body.name, color: req.body.color ?? '#4C6EF5', greetingMessage: req.body.greetingMessage ?? null } as QueueRow);
+    const q = req.em.create(Queue, { tenantId, name: req.body.name, color: req.body.color ?? '#4C6EF5', greetingMessage: req.body.greetingMessage ?? null, slaFirstResponseMinutes: req.body.slaFirstResponseMinutes ?? null, slaResolutionMinutes: req.body.slaResolutionMinutes ?? null } as QueueRow);
     try {
       await req.em.flush();
     } catch (err) {

@@ -16,6 +16,8 @@ export const Queue = defineEntity({
     name: p.string(),
     color: p.string().default('#4C6EF5'),
     greetingMessage: p.text().nullable(),
+    slaFirstResponseMinutes: p.integer().nullable(),
+    slaResolutionMinutes: p.integer().nullable(),
     ...stamps(p),
   }),
 });

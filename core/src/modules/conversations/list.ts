@@ -52,12 +52,16 @@ export async function listTickets(kernel: Kernel, who: ResolvedPrincipal, q: Tic
     q.queuesIds?.length ? `(t.queue_id = ANY(${bind(q.queuesIds)}::int[])${q.includeNotQueueDefined === false ? '' : ' OR t.queue_id IS NULL'})` : undefined;
   const countQueue = queueFilter(p);
   const common = countQueue ? `${commonNoQueue} AND ${countQueue}` : commonNoQueue;
+  // Pendentes alone lists the longest wait first (customers waiting for an agent); every other tab the latest message first.
+  const byWait = statuses.length === 1 && statuses[0] === 'pending';
+  const sortCol = byWait ? 'waiting_since' : 'last_message_at';
+  const dir = byWait ? 'ASC' : 'DESC';
   let keyset = '';
   let offset = '';
   if (q.cursor) {
     const c = decodeCursor(q.cursor);
     if (!c) throw new AppError('ERR_VALIDATION', { details: 'cursor inválido' });
-    keyset = ` AND (t.last_message_at, t.id) < (${lp(c.at)}, ${lp(c.id)})`;
+    keyset = ` AND (t.${sortCol}, t.id) ${byWait ? '>' : '<'} (${lp(c.at)}, ${lp(c.id)})`;
   } else if (q.pageNumber && q.pageNumber > 1) {
     offset = ` OFFSET ${(q.pageNumber - 1) * limit}`;
   }
@@ -71,12 +75,12 @@ export async function listTickets(kernel: Kernel, who: ResolvedPrincipal, q: Tic
   const listQueue = perQueue ? undefined : queueFilter(lp);
   const ranges = statuses.flatMap((st) => (perQueue ?? [listQueue]).map((qf) => ({ st, qf })));
   const branches = ranges.map(
-    ({ st, qf }) => `(SELECT t.id, t.last_message_at FROM tickets t WHERE t.tenant_id = $1 AND t.status = ${lp(st)} AND ${qf ? `${qf} AND ` : ''}${commonNoQueue}${keyset}
-      ORDER BY t.last_message_at DESC, t.id DESC LIMIT ${limit + 1 + (offset ? (q.pageNumber! - 1) * limit : 0)})`,
+    ({ st, qf }) => `(SELECT t.id, t.${sortCol} AS sort_at FROM tickets t WHERE t.tenant_id = $1 AND t.status = ${lp(st)} AND ${qf ? `${qf} AND ` : ''}${commonNoQueue}${keyset}
+      ORDER BY t.${sortCol} ${dir}, t.id ${dir} LIMIT ${limit + 1 + (offset ? (q.pageNumber! - 1) * limit : 0)})`,
   );
-  const listSql = `WITH page AS (SELECT * FROM (${branches.join(' UNION ALL ')}) u ORDER BY last_message_at DESC, id DESC LIMIT ${limit + 1}${offset})
+  const listSql = `WITH page AS (SELECT * FROM (${branches.join(' UNION ALL ')}) u ORDER BY sort_at ${dir}, id ${dir} LIMIT ${limit + 1}${offset})
     SELECT ${TICKET_SELECT} FROM page p JOIN tickets t ON t.id = p.id ${TICKET_JOINS}
-    ORDER BY t.last_message_at DESC, t.id DESC`;
+    ORDER BY p.sort_at ${dir}, t.id ${dir}`;
   const countSql = `SELECT
       count(*) FILTER (WHERE t.status = 'open')::int AS open,
       count(*) FILTER (WHERE t.status = 'pending')::int AS pending,
@@ -100,7 +104,7 @@ export async function listTickets(kernel: Kernel, who: ResolvedPrincipal, q: Tic
     tickets: (await withPluginFields(kernel, rows)).map(ticketOut),
     count: countFor,
     hasMore,
-    nextCursor: hasMore && last ? encodeCursor(last.last_message_at, last.id) : null,
+    nextCursor: hasMore && last ? encodeCursor(byWait ? (last.waiting_since ?? last.created_at) : last.last_message_at, last.id) : null,
     counts: { open: c.open, pending: c.pending, closed: Math.min(c.closed, CLOSED_COUNT_CAP), closedCapped: c.closed > CLOSED_COUNT_CAP },
     unread: { open: c.open_unread, pending: c.pending_unread },
   };

@@ -263,4 +263,33 @@ export const conversationMigrations: MigrationDef[] = [
   { name: '0004_ingest_batch', up: [INGEST_BATCH_FUNCTION] },
   // Ticket counters once per ticket per batch, and new tickets inserted with them (ingest-sql.ts).
   { name: '0005_ingest_counters_per_batch', up: [INGEST_ONE_FUNCTION, INGEST_BATCH_FUNCTION_V2] },
+  {
+    // Wait time and SLA per queue (U2 "what buyers check"): since when the customer waits for an
+    // agent, when an agent first answered since then, and the queue's targets in minutes.
+    name: '0006_wait_sla',
+    up: [
+      `ALTER TABLE queues
+         ADD COLUMN sla_first_response_minutes integer CHECK (sla_first_response_minutes BETWEEN 1 AND 43200),
+         ADD COLUMN sla_resolution_minutes integer CHECK (sla_resolution_minutes BETWEEN 1 AND 43200)`,
+      `ALTER TABLE tickets ADD COLUMN waiting_since timestamptz, ADD COLUMN first_response_at timestamptz`,
+      `UPDATE tickets SET waiting_since = date_trunc('milliseconds', updated_at) WHERE status = 'pending'`,
+      // Every path that puts a ticket in 'pending' (ingest, reopen, transfer to a queue, the API)
+      // goes through this trigger, so the wait starts there whatever wrote the row.
+      `CREATE FUNCTION tickets_waiting_since() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN
+         IF NEW.status = 'pending' AND (TG_OP = 'INSERT' OR OLD.status IS DISTINCT FROM 'pending') THEN
+           NEW.waiting_since := now();
+           NEW.first_response_at := NULL;
+         END IF;
+         -- Milliseconds, as the list's keyset cursor carries them (a JS Date): a finer value would
+         -- compare greater than its own cursor and repeat the page's last row on the next page.
+         NEW.waiting_since := date_trunc('milliseconds', NEW.waiting_since);
+         RETURN NEW;
+       END $$`,
+      `CREATE TRIGGER tickets_waiting_since_ins BEFORE INSERT ON tickets FOR EACH ROW EXECUTE FUNCTION tickets_waiting_since()`,
+      `CREATE TRIGGER tickets_waiting_since_upd BEFORE UPDATE OF status, waiting_since ON tickets FOR EACH ROW EXECUTE FUNCTION tickets_waiting_since()`,
+      // Pendentes lists the longest wait first.
+      `CREATE INDEX tickets_waiting_idx ON tickets (tenant_id, waiting_since, id) WHERE status = 'pending'`,
+    ],
+  },
 ];

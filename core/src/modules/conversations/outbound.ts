@@ -57,8 +57,11 @@ export async function queueOutbound(kernel: Kernel, d: OutboundDraft): Promise<R
     );
     if (!d.scheduleDate && !d.isNote) {
       await sql.query(
-        `UPDATE tickets SET last_message = $3, last_message_at = now(), answered = true, unread_messages = 0, updated_at = now() WHERE tenant_id = $1 AND id = $2`,
-        [d.tenantId, d.ticketId, previewOf(body, type)],
+        // An agent's message is the first response the SLA waits for; bots, greetings and farewells (no user) are not.
+        `UPDATE tickets SET last_message = $3, last_message_at = now(), answered = true, unread_messages = 0, updated_at = now(),
+                first_response_at = CASE WHEN $4::int IS NULL THEN first_response_at ELSE COALESCE(first_response_at, now()) END
+          WHERE tenant_id = $1 AND id = $2`,
+        [d.tenantId, d.ticketId, previewOf(body, type), d.userId],
       );
     }
     return r.rows[0];

@@ -20,6 +20,8 @@ import { bulkFailures, messagePage, messageSchema, ticketLog, ticketPage, ticket
 import { principalOf } from '../../sdk/http.ts';
 import { loadTicket, loadTickets } from './ingest.ts';
 import { channelRoutes } from './channel-routes.ts';
+import { presenceRoutes } from './presence.ts';
+import { contactTicketsRoutes } from './contact-tickets.ts';
 import { businessHoursRoutes, installAbsenceMessage } from './business-hours.ts';
 import { installRatingAttempts } from './rating.ts';
 
@@ -44,6 +46,7 @@ const ticketUpdateBody = z
     value: z.number().min(0).max(1e12).nullable().optional(),
     notes: z.string().max(10_000).nullable().optional(),
     chatFlowId: z.number().int().positive().nullable().optional(),
+    transferNote: z.string().trim().max(1000, 'observação com até 1000 caracteres').optional(),
     ...integrationBody,
   })
   .strict();
@@ -136,6 +139,8 @@ async function readSend(kernel: Kernel, req: FastifyRequest): Promise<SendInput>
 export async function conversationRoutes(app: FastifyInstance, kernel: Kernel) {
   await channelRoutes(app, kernel);
   await businessHoursRoutes(app, kernel);
+  await presenceRoutes(app, kernel);
+  await contactTicketsRoutes(app, kernel);
   installAbsenceMessage(kernel);
   installRatingAttempts(kernel);
   defineSendJob(kernel);

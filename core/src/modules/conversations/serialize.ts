@@ -26,6 +26,8 @@ export interface TicketRow {
   closed_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  waiting_since?: Date | null;
+  first_response_at?: Date | null;
   // joined
   contact_name?: string;
   contact_number?: string | null;
@@ -37,6 +39,8 @@ export interface TicketRow {
   channel_name?: string | null;
   queue_name?: string | null;
   queue_color?: string | null;
+  queue_sla_first?: number | null;
+  queue_sla_resolution?: number | null;
   scheduled_count?: number;
   /** Fields plugins keep for the ticket (`kernel.records`, loaded by the ticket loaders). */
   ext?: Record<string, unknown>;
@@ -88,12 +92,33 @@ export function ticketOut(t: TicketRow) {
     channelName: t.channel_name ?? null,
     queue: t.queue_id ? { id: t.queue_id, name: t.queue_name ?? null, color: t.queue_color ?? null } : null,
     scheduledMessages: t.scheduled_count ?? 0,
+    waitingSince: t.waiting_since ?? null,
+    firstResponseAt: t.first_response_at ?? null,
+    sla: slaOf(t),
     ...integrations,
     ...t.ext,
   };
 }
 
 export type TicketOut = ReturnType<typeof ticketOut>;
+
+const addMinutes = (d: Date, m: number) => new Date(d.getTime() + m * 60_000);
+
+/**
+ * The ticket's SLA deadlines from its queue's targets: the first response is due
+ * `sla_first_response_minutes` after the customer started waiting (until an agent
+ * answers), the resolution `sla_resolution_minutes` after it (until it is closed).
+ * Null when the queue sets no target or the clock has stopped.
+ */
+export function slaOf(t: TicketRow): { firstResponseDueAt: Date | null; resolutionDueAt: Date | null } | null {
+  if (!t.queue_sla_first && !t.queue_sla_resolution) return null;
+  const active = t.status === 'open' || t.status === 'pending';
+  const since = t.waiting_since ?? t.created_at;
+  return {
+    firstResponseDueAt: active && t.queue_sla_first && !t.first_response_at ? addMinutes(since, t.queue_sla_first) : null,
+    resolutionDueAt: active && t.queue_sla_resolution ? addMinutes(since, t.queue_sla_resolution) : null,
+  };
+}
 
 export interface MessageRow {
   id: string;
@@ -154,6 +179,8 @@ export function messageOut(m: MessageRow) {
     participant: (m.data?.participant as string | undefined) ?? null,
     // Forwarded by an agent (POST /forward-messages) or, inbound, marked so by the provider: the bubble says "Encaminhada".
     forwarded: m.data?.forwarded === true,
+    // A line the system wrote in the conversation (a transfer): its parts, worded by each screen.
+    ...(m.type === 'system' ? { system: m.data } : {}),
     /** The catalogue code of a failed send (ChannelError.code), beside the provider's reason in `failureReason`. */
     errorCode: m.status === 'failed' ? ((m.data?.errorCode as string | undefined) ?? null) : null,
     // A template send names its template, so the conversation can label the bubble (the body is its filled-in text).
@@ -169,6 +196,7 @@ export type MessageOut = ReturnType<typeof messageOut>;
 export const TICKET_SELECT = `
   t.*, c.name AS contact_name, c.number AS contact_number, c.profile_pic_url AS contact_pic,
   u.name AS user_name, ch.type AS channel_type, ch.name AS channel_name, q.name AS queue_name, q.color AS queue_color,
+  q.sla_first_response_minutes AS queue_sla_first, q.sla_resolution_minutes AS queue_sla_resolution,
   (SELECT coalesce(json_agg(w.user_id), '[]') FROM contact_wallets w WHERE w.tenant_id = t.tenant_id AND w.contact_id = t.contact_id) AS contact_wallets,
   (SELECT coalesce(json_agg(json_build_object('id', g.id, 'name', g.name, 'color', g.color) ORDER BY g.name), '[]')
      FROM contact_tags ct JOIN tags g ON g.id = ct.tag_id WHERE ct.tenant_id = t.tenant_id AND ct.contact_id = t.contact_id) AS contact_tags`;

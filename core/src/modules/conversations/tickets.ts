@@ -2,7 +2,7 @@ import type { Kernel } from '../../kernel.ts';
 import { AppError } from '../../errors.ts';
 import { withTx, type Sql } from '../../db/tx.ts';
 import type { ResolvedPrincipal } from '../identity/tokens.ts';
-import { INTEGRATION_FIELDS, ticketOut, type TicketRow, TICKET_SELECT, TICKET_JOINS } from './serialize.ts';
+import { INTEGRATION_FIELDS, messageOut, ticketOut, type MessageRow, type TicketRow, TICKET_SELECT, TICKET_JOINS } from './serialize.ts';
 import { findOrCreateTicket, loadTicket } from './ingest.ts';
 import { publishTicket } from './events.ts';
 import { queueOutbound } from './outbound.ts';
@@ -114,6 +114,8 @@ export interface TicketUpdate {
   value?: number | null;
   notes?: string | null;
   chatFlowId?: number | null;
+  /** A note for whoever receives a transfer; shown in the conversation's transfer line. */
+  transferNote?: string;
   integrations?: Partial<Record<(typeof INTEGRATION_FIELDS)[number], boolean>>;
 }
 
@@ -171,8 +173,11 @@ export async function updateTicket(kernel: Kernel, actor: Actor, ticketId: numbe
             await log(sql, actor.tenantId, ticketId, actor.userId, 'reopened');
           }
           await log(sql, actor.tenantId, ticketId, actor.userId, 'transferred', { from: { userId: cur.user_id, queueId: cur.queue_id }, to: { userId: targetUser, queueId: targetQueue } });
+          const line = await transferLine(sql, actor, cur, targetUser, targetQueue, u.transferNote);
+          followUps.push(() => publishMessage(kernel, actor.tenantId, ticketId, line));
         }
       }
+      if (u.transferNote && !(transfer && u.status === undefined)) throw new AppError('ERR_VALIDATION', { details: 'a observação acompanha uma transferência' });
 
       if (u.status && u.status !== cur.status) {
         if (u.status === 'open') {
@@ -242,6 +247,37 @@ export async function updateTicket(kernel: Kernel, actor: Actor, ticketId: numbe
   }
   for (const f of followUps) await f();
   return ticketOut(await republish(kernel, actor.tenantId, ticketId));
+}
+
+/**
+ * The conversation's record of a transfer (U2): an internal line, never sent to
+ * the customer, "Transferido de Atendimento para Financeiro por Ana", with the
+ * sender's note for the receiver. `data` keeps the parts so each screen words
+ * it in its own language; the body is the Portuguese text (search, exports).
+ */
+async function transferLine(sql: Sql, actor: Actor, cur: TicketRow, toUser: number | null, toQueue: number | null, note: string | undefined): Promise<MessageRow> {
+  const ids = [cur.user_id, toUser, actor.userId].filter((x): x is number => x !== null);
+  const qids = [cur.queue_id, toQueue].filter((x): x is number => x !== null);
+  const users = new Map((await sql.query<{ id: number; name: string }>('SELECT id, name FROM users WHERE tenant_id = $1 AND id = ANY($2::int[])', [actor.tenantId, ids])).rows.map((r) => [r.id, r.name]));
+  const queues = new Map((await sql.query<{ id: number; name: string }>('SELECT id, name FROM queues WHERE tenant_id = $1 AND id = ANY($2::int[])', [actor.tenantId, qids])).rows.map((r) => [r.id, r.name]));
+  const side = (q: number | null, u: number | null) => ({ queue: q === null ? null : queues.get(q) ?? null, user: u === null ? null : users.get(u) ?? null });
+  const from = side(cur.queue_id, cur.user_id);
+  const to = side(toQueue, toUser);
+  const by = users.get(actor.userId) ?? null;
+  const label = (x: { queue: string | null; user: string | null }) => (x.queue && x.user ? `${x.queue} (${x.user})` : x.queue ?? x.user ?? 'sem fila');
+  const cleanNote = note?.trim() || null;
+  const body = `Transferido de ${label(from)} para ${label(to)}${by ? ` por ${by}` : ''}${cleanNote ? `\nObservação: ${cleanNote}` : ''}`;
+  const r = await sql.query<MessageRow>(
+    `INSERT INTO messages (tenant_id, ticket_id, contact_id, channel_id, user_id, from_me, is_note, body, type, status, data)
+     VALUES ($1, $2, $3, $4, $5, true, true, $6, 'system', 'sent', $7) RETURNING *`,
+    [actor.tenantId, cur.id, cur.contact_id, cur.channel_id, actor.userId, body, JSON.stringify({ system: 'transfer', from, to, by, note: cleanNote })],
+  );
+  return r.rows[0]!;
+}
+
+async function publishMessage(kernel: Kernel, tenantId: number, ticketId: number, row: MessageRow) {
+  const ticket = await loadTicket(kernel, tenantId, ticketId);
+  if (ticket) await kernel.bus.publish({ tenantId, event: 'message.created', data: { message: messageOut(row), ticket: ticketOut(ticket) } });
 }
 
 /** `PUT /ticketsForce/:id`: an admin closes without farewell or rating. */

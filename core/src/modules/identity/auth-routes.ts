@@ -198,7 +198,13 @@ export async function authRoutes(app: FastifyInstance, kernel: Kernel) {
       throw new AppError('ERR_TENANT_INACTIVE');
     }
     const tokens = await openSession(app, { id: user.id, tenantId: user.tenant_id, profile: user.profile, tokenVersion: user.token_version }, { ip, userAgent: req.headers['user-agent'] });
-    await pool.query('UPDATE users SET is_online = true, last_seen_at = now() WHERE id = $1', [user.id]);
+    const flip = await pool.query<{ was: boolean }>(
+      'WITH prev AS (SELECT is_online FROM users WHERE id = $1) UPDATE users u SET is_online = true, last_seen_at = now() FROM prev WHERE u.id = $1 RETURNING prev.is_online AS was',
+      [user.id],
+    );
+    // Colleagues' presence lists (transfer, the supervisors' team view) learn it now: the socket that
+    // follows finds the user already online and announces nothing.
+    if (flip.rows[0] && !flip.rows[0].was) await kernel.bus.publish({ tenantId: user.tenant_id, event: 'user.status_updated', data: { id: user.id, isOnline: true } });
     req.log.info({ event: 'auth.login', user: user.id, tenant: user.tenant_id, ip }, 'login');
     return sessionRecord(user, tokens);
   });

@@ -62,10 +62,21 @@ export const identityMigrations = [
     ],
   },
   {
+    // The status an agent chooses (U2 "presence"): online, on a pause (with its reason) or offline.
+    // Whether they have the app open at all stays `is_online` (realtime/presence.ts).
+    name: '0002_presence_status',
+    up: [
+      `ALTER TABLE users
+         ADD COLUMN presence text NOT NULL DEFAULT 'online' CHECK (presence IN ('online','paused','offline')),
+         ADD COLUMN pause_reason text,
+         ADD COLUMN presence_since timestamptz NOT NULL DEFAULT now()`,
+    ],
+  },
+  {
     // X1-13: an admin who adds a user whose address another tenant holds gets the answer any new
     // user gets; the row is kept, flagged, and never logs in (login looks only at unflagged rows).
     // An address stays unique among the rows that log in, and within each tenant.
-    name: '0004_email_held_elsewhere',
+    name: '0003_email_held_elsewhere',
     up: [
       `ALTER TABLE users ADD COLUMN email_held_elsewhere boolean NOT NULL DEFAULT false`,
       `DROP INDEX users_email_key`,

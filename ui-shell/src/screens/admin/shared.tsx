@@ -7,7 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { API_BASE, ApiError, api, ensureFreshToken, getAccessToken } from '@atende/ui-shell/sdk';
 import i18next from 'i18next';
 
-export interface Queue { id: number; name: string; color: string; greetingMessage: string | null; createdAt: string; updatedAt: string }
+export interface Queue { id: number; name: string; color: string; greetingMessage: string | null; slaFirstResponseMinutes?: number | null; slaResolutionMinutes?: number | null; createdAt: string; updatedAt: string }
 export interface Tag { id: number; name: string; color: string; active: boolean; createdAt: string; updatedAt: string }
 export interface UserLite { id: number; name: string; profile: string; queues: number[]; isOnline: boolean }
 

@@ -1,13 +1,13 @@
-import { ActionIcon, Badge, Box, Button, CopyButton, Divider, Group, Skeleton, Stack, Text, Textarea, Title, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Badge, Box, Button, CopyButton, Divider, Group, Skeleton, Stack, Text, Textarea, Title } from '@mantine/core';
 import { IconCheck, IconCopy, IconX } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
-import { api, formatDateTime, notify, usePhoneFormat } from '@atende/ui-shell/sdk';
+import { api, notify, usePhoneFormat } from '@atende/ui-shell/sdk';
 import { Tooltip } from '../../ui/overlays.tsx';
-import { EMPTY_FILTERS, getContact, listTickets, updateTicket, type Ticket } from './api.ts';
+import { getContact, updateTicket, type Ticket } from './api.ts';
 import { applyTicket } from './live.ts';
+import { ContactHistory, EditContactButton } from './ContactHistory.tsx';
 import { ChannelIcon, ContactAvatar, ticketName } from './util.tsx';
 import classes from './tickets.module.css';
 
@@ -32,18 +32,11 @@ function Field({ label, value, copy }: { label: string; value: string | null | u
 
 /** The contact panel beside the conversation (docs/ui.md): fields, tags, wallets, previous tickets, notes. */
 export function ContactPanel({ ticket, onClose }: { ticket: Ticket; onClose: () => void }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const qc = useQueryClient();
-  const navigate = useNavigate();
   const contact = useQuery({ queryKey: ['tickets', 'contact', ticket.contactId], queryFn: () => getContact(ticket.contactId), staleTime: 60_000, retry: false });
   const number = ticket.contact?.number ?? contact.data?.number ?? '';
   const phone = usePhoneFormat();
-  const previous = useQuery({
-    queryKey: ['tickets', 'previous', ticket.contactId],
-    queryFn: () => listTickets('closed', { ...EMPTY_FILTERS, showAll: true, searchParam: number && number.replace(/\D/g, '').length >= 3 ? number : ticketName(ticket) }, undefined),
-    staleTime: 60_000,
-    retry: false,
-  });
   const lanes = useQuery({ queryKey: ['tickets', 'lanes'], queryFn: () => api.get<unknown>('/plugins/kanban/lanes', { silent: true, background: true }), staleTime: 300_000, retry: false, enabled: ticket.kanban != null });
   const laneName = Array.isArray(lanes.data) ? (lanes.data as { id: number; name: string }[]).find((l) => l.id === ticket.kanban)?.name : undefined;
   const [notes, setNotes] = useState(ticket.notes ?? '');
@@ -63,13 +56,15 @@ export function ContactPanel({ ticket, onClose }: { ticket: Ticket; onClose: () 
   };
   const tags = contact.data?.tags ?? ticket.tags ?? [];
   const wallets = ticket.contact?.wallets ?? [];
-  const prevTickets = (previous.data?.tickets ?? []).filter((x) => x.id !== ticket.id && x.contactId === ticket.contactId);
   const name = ticketName(ticket);
   return (
     <Box component="aside" aria-label={t('tickets.panel.title')} className={classes.panel} data-testid="contact-panel">
       <Group justify="space-between" px="md" h={60} style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
         <Text fw={600}>{t('tickets.panel.title')}</Text>
-        <ActionIcon variant="subtle" color="gray" onClick={onClose} aria-label={t('common.close')}><IconX size={18} /></ActionIcon>
+        <Group gap={2}>
+          <EditContactButton contactId={ticket.contactId} />
+          <ActionIcon variant="subtle" color="gray" onClick={onClose} aria-label={t('common.close')}><IconX size={18} /></ActionIcon>
+        </Group>
       </Group>
       <Stack align="center" gap={4} py="lg" px="md">
         <ContactAvatar name={name} src={ticket.contact?.profilePicUrl} seed={ticket.contactId} size={96} radius={999} />
@@ -103,18 +98,7 @@ export function ContactPanel({ ticket, onClose }: { ticket: Ticket; onClose: () 
         <Group justify="flex-end"><Button size="xs" variant="light" onClick={() => void saveNotes()} loading={saving} disabled={(ticket.notes ?? '') === notes}>{t('common.save')}</Button></Group>
       </Stack>
       <Divider />
-      <Stack gap={4} p="md">
-        <Text size="xs" c="dimmed" tt="uppercase" fw={600} lts={0.3}>{t('tickets.panel.previous')}</Text>
-        {previous.isPending ? <Skeleton height={40} /> : !prevTickets.length ? <Text size="sm" c="dimmed">{t('tickets.panel.noPrevious')}</Text> : prevTickets.slice(0, 10).map((p) => (
-          <UnstyledButton key={p.id} p={6} style={{ borderRadius: 6 }} onClick={() => navigate(`/atendimento/${p.id}`)}>
-            <Group justify="space-between" wrap="nowrap">
-              <Text size="sm" fw={500}>#{p.id}{p.protocol ? ` · ${p.protocol}` : ''}</Text>
-              <Text size="xs" c="dimmed">{formatDateTime(p.lastMessageAt, i18n.language)}</Text>
-            </Group>
-            <Text size="xs" c="dimmed" truncate="end">{p.lastMessage}</Text>
-          </UnstyledButton>
-        ))}
-      </Stack>
+      <ContactHistory contactId={ticket.contactId} currentId={ticket.id} />
     </Box>
   );
 }

@@ -1,80 +1,16 @@
 import { Alert, Badge, Button, Drawer, Group, Loader, Modal, NumberInput, ScrollArea, Select, Stack, Switch, Text, Textarea, TextInput, Timeline, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconArrowsExchange, IconCheck, IconCircleDot, IconSearch } from '@tabler/icons-react';
+import { IconCheck, IconCircleDot, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, DateTimeInputBR, errorMessage, formatDateTime, notify } from '@atende/ui-shell/sdk';
-import { forwardMessages, getLogs, getRatingConfig, listDemands, listFarewells, listQueues, listUsers, searchMessages, unwrap, type Contact, type Message, type Queue, type Ticket, type UserLite } from './api.ts';
+import { DateTimeInputBR, errorMessage, formatDateTime, notify } from '@atende/ui-shell/sdk';
+import { forwardMessages, getLogs, getRatingConfig, listDemands, listFarewells, searchMessages, unwrap, type Contact, type Message } from './api.ts';
 import { ContactPicker } from './ContactPicker.tsx';
 import { intlLang, timeOf } from './util.tsx';
 
-/** Transfer to a queue and/or a user (core.md §4). */
-/** `queueOnly`: why this user may move the ticket between queues but not give it to a person (then no user picker). */
-export function TransferDialog({ ticket, opened, onClose, onSubmit, queueOnly }: { ticket: Ticket; opened: boolean; onClose: () => void; onSubmit: (body: { userId: number | null; queueId: number | null }) => Promise<void>; queueOnly?: string }) {
-  const { t } = useTranslation();
-  const [queueId, setQueueId] = useState<string | null>(ticket.queueId ? String(ticket.queueId) : null);
-  const [userId, setUserId] = useState<string | null>(null);
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search, 300);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const queues = useQuery({ queryKey: ['tickets', 'queues'], queryFn: listQueues, staleTime: 300_000, enabled: opened });
-  const users = useQuery({ queryKey: ['tickets', 'users', debounced], queryFn: () => listUsers(debounced), staleTime: 60_000, enabled: opened && !queueOnly, retry: false });
-  const userList = unwrap<UserLite>(users.data, 'users');
-  const usersDenied = users.error instanceof ApiError && users.error.status === 403;
-  useEffect(() => {
-    if (opened) {
-      setError(null);
-      setUserId(null);
-      setQueueId(ticket.queueId ? String(ticket.queueId) : null);
-    }
-  }, [opened, ticket.queueId]);
-  const submit = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await onSubmit({ userId: userId ? Number(userId) : null, queueId: queueId ? Number(queueId) : null });
-      onClose();
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <Modal opened={opened} onClose={onClose} title={t('tickets.transfer.title')} centered>
-      <Stack>
-        <Select label={t('tickets.transfer.queue')} placeholder={t('tickets.transfer.queuePlaceholder')} data={unwrap<Queue>(queues.data, 'queues').map((q) => ({ value: String(q.id), label: q.name }))} value={queueId} onChange={setQueueId} clearable data-testid="transfer-queue" comboboxProps={{ withinPortal: true }} />
-        {queueOnly ? (
-          <Alert color="orange" data-testid="transfer-queue-only">{queueOnly}</Alert>
-        ) : usersDenied ? (
-          <Alert color="gray">{t('tickets.transfer.usersDenied')}</Alert>
-        ) : (
-          <Select
-            label={t('tickets.transfer.user')}
-            placeholder={t('tickets.transfer.userPlaceholder')}
-            data={userList.map((u) => ({ value: String(u.id), label: u.name }))}
-            value={userId}
-            onChange={setUserId}
-            searchable
-            searchValue={search}
-            onSearchChange={setSearch}
-            clearable
-            nothingFoundMessage={users.isFetching ? t('app.loading') : t('tickets.transfer.noUsers')}
-            data-testid="transfer-user"
-            comboboxProps={{ withinPortal: true }}
-          />
-        )}
-        {error && <Alert color="red" data-testid="transfer-error">{error}</Alert>}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>{t('common.cancel')}</Button>
-          <Button leftSection={<IconArrowsExchange size={16} />} onClick={() => void submit()} loading={busy} disabled={!userId && !queueId} data-testid="transfer-submit">{t('tickets.transfer.submit')}</Button>
-        </Group>
-      </Stack>
-    </Modal>
-  );
-}
+// The transfer dialog lives in its own file (queue-filtered people with presence and load, the note).
+export { TransferDialog } from './TransferDialog.tsx';
 
 /** Resolve: farewell yes/no with editable text, ask for a rating, motivo (demands plugin, hidden when disabled). */
 export function ResolveDialog({ opened, onClose, onSubmit }: { opened: boolean; onClose: () => void; onSubmit: (body: Record<string, unknown>) => Promise<void> }) {

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { Message } from './api.ts';
 import { MessageBubble } from './MessageBubble.tsx';
 import { dayKey, dayLabel } from './util.tsx';
+import { SystemLine } from './SystemLine.tsx';
 import classes from './tickets.module.css';
 
 type Row = { kind: 'day'; key: string; label: string } | { kind: 'msg'; key: string; m: Message; first: boolean };
@@ -128,6 +129,8 @@ export function MessageList({ messages, lng, hasOlder, loadingOlder, onLoadOlder
             <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}>
               {row.kind === 'day' ? (
                 <div className={classes.day}><span className={classes.dayPill}>{row.label}</span></div>
+              ) : row.m.system ? (
+                <SystemLine m={row.m} lng={lng} />
               ) : (
                 <MessageBubble
                   m={row.m}

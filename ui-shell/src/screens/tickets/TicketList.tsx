@@ -12,6 +12,8 @@ import { Menu, Tooltip } from '../../ui/overlays.tsx';
 import { listChannels, listQueues, markAllRead, unwrap, type Channel, type Queue, type Ticket, type TicketFilters, type TicketStatus } from './api.ts';
 import { ticketListQuery } from './queries.ts';
 import { ChannelIcon, ContactAvatar, intlLang, relativeTime, ticketName } from './util.tsx';
+import { WaitInfo } from './WaitInfo.tsx';
+import { TeamPresenceButton } from './TeamPresence.tsx';
 import classes from './tickets.module.css';
 
 const ROW_HEIGHT = 76;
@@ -164,6 +166,7 @@ export function TicketList({ status, onStatus, filters, onFilters, selectedId, o
           <Tooltip label={t('tickets.markAllRead.action')}>
             <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('tickets.markAllRead.action')} onClick={() => void markAll()} loading={marking} data-testid="mark-all-read"><IconChecks size={20} /></ActionIcon>
           </Tooltip>
+          {canShowAll && <TeamPresenceButton />}
           <Tooltip label={t('tickets.contactsMode')}>
             <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('tickets.contactsMode')} onClick={() => navigate('/atendimento/contatos')}><IconUsers size={20} /></ActionIcon>
           </Tooltip>
@@ -270,7 +273,8 @@ const TicketRow = memo(function TicketRow({ ticket, selected, lng, yesterday, on
             </Badge>
           )}
           {ticket.username && ticket.status !== 'pending' && <Text size="10px" c="dimmed" truncate="end">{ticket.username}</Text>}
-          {!ticket.queue && !ticket.username && <Text size="10px" c="dimmed">{t('tickets.noQueue')}</Text>}
+          {!ticket.queue && !ticket.username && ticket.status !== 'pending' && <Text size="10px" c="dimmed">{t('tickets.noQueue')}</Text>}
+          <WaitInfo ticket={ticket} />
         </Group>
       </Stack>
     </UnstyledButton>

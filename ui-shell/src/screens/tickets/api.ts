@@ -36,6 +36,12 @@ export interface Ticket {
   demand: string | null;
   kanban?: number | null;
   scheduledMessages?: number;
+  createdAt?: string;
+  /** Since when the customer waits for an agent (set when the ticket last became pending). */
+  waitingSince?: string | null;
+  firstResponseAt?: string | null;
+  /** Deadlines from the queue's SLA targets; null when the queue sets none. */
+  sla?: { firstResponseDueAt: string | null; resolutionDueAt: string | null } | null;
 }
 
 export interface TicketCounts { open: number; pending: number; closed: number; closedCapped?: boolean }
@@ -62,7 +68,15 @@ export const EMPTY_FILTERS: TicketFilters = { searchParam: '', queuesIds: [], wh
 
 export type MessageStatus = 'pending' | 'sent' | 'delivered' | 'read' | 'received' | 'failed';
 
+/** The parts of a transfer line (type 'system'), from the server. */
+export interface SystemLineData { system: 'transfer'; from: { queue: string | null; user: string | null }; to: { queue: string | null; user: string | null }; by: string | null; note: string | null }
+
+export type PresenceStatus = 'online' | 'paused' | 'offline';
+export interface PresenceUser { id: number; name: string; profile: string; queues: number[]; status: PresenceStatus; pauseReason: string | null; since: string; openTickets: number; pendingTickets: number }
+export const listPresence = (queueId?: number | null) => api.get<{ users: PresenceUser[] }>('/presence', { query: { queueId: queueId ?? undefined }, silent: true, background: true });
+
 export interface Message {
+  system?: SystemLineData;
   id: string;
   ticketId: number;
   contactId: number | null;

@@ -41,6 +41,12 @@ function matchesFilters(t: Ticket, f: TicketFilters): boolean {
 }
 
 const byRecent = (a: Ticket, b: Ticket) => (a.lastMessageAt < b.lastMessageAt ? 1 : a.lastMessageAt > b.lastMessageAt ? -1 : b.id - a.id);
+/** Pendentes: the longest wait first, as the server orders it. */
+const byWait = (a: Ticket, b: Ticket) => {
+  const x = a.waitingSince ?? a.createdAt ?? a.lastMessageAt;
+  const y = b.waitingSince ?? b.createdAt ?? b.lastMessageAt;
+  return x < y ? -1 : x > y ? 1 : a.id - b.id;
+};
 
 type CountKey = 'open' | 'pending' | 'closed';
 const isCountKey = (s: string | undefined): s is CountKey => s === 'open' || s === 'pending' || s === 'closed';
@@ -67,7 +73,7 @@ export function applyTicket(qc: QueryClient, ticket: Ticket | { id: number }, re
     const inTab = full ? matches(full, status, filters) : false;
     const first = pages[0]!;
     let tickets = first.tickets;
-    if (full && inTab) tickets = [full, ...tickets].sort(byRecent);
+    if (full && inTab) tickets = [full, ...tickets].sort(status === 'pending' ? byWait : byRecent);
     let counts = first.counts;
     const sameFilters = full ? matchesFilters(full, filters) : true;
     if (sameFilters && counts) {

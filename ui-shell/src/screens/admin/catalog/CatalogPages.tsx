@@ -2,7 +2,7 @@
  * `/filas`, `/etiquetas` and `/mensagens-rapidas`: short lists the endpoints
  * answer whole, so search, sort and paging happen in the browser.
  */
-import { ActionIcon, Alert, Badge, Button, ColorInput, FileButton, Group, Modal, Stack, Switch, Text, TextInput, Textarea, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, ColorInput, FileButton, Group, Modal, NumberInput, Stack, Switch, Text, TextInput, Textarea, Tooltip } from '@mantine/core';
 import { IconAlertCircle, IconBolt, IconMicrophone, IconPaperclip, IconPencil, IconPlus, IconTags, IconTrash, IconUsersGroup, IconX } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState, type ReactNode } from 'react';
@@ -80,12 +80,23 @@ function QueueForm({ queue, onClose }: { queue: Queue | null; onClose: () => voi
   const [name, setName] = useState(queue?.name ?? '');
   const [color, setColor] = useState(queue?.color ?? SWATCHES[0]!);
   const [greeting, setGreeting] = useState(queue?.greetingMessage ?? '');
-  const { errors, submit, busy } = useNamedColorForm({ path: '/queues', item: queue, queryKey: queuesKey, name, color, body: () => ({ greetingMessage: greeting.trim() || null }), onClose });
+  const [slaFirst, setSlaFirst] = useState<number | string>(queue?.slaFirstResponseMinutes ?? '');
+  const [slaResolution, setSlaResolution] = useState<number | string>(queue?.slaResolutionMinutes ?? '');
+  const minutes = (v: number | string) => (v === '' || v === null ? null : Number(v));
+  const { errors, submit, busy } = useNamedColorForm({
+    path: '/queues', item: queue, queryKey: queuesKey, name, color, onClose,
+    body: () => ({ greetingMessage: greeting.trim() || null, slaFirstResponseMinutes: minutes(slaFirst), slaResolutionMinutes: minutes(slaResolution) }),
+  });
   return (
     <FormModal opened title={queue ? t('admin.queues.edit') : t('admin.queues.new')} onClose={onClose} onSubmit={submit} busy={busy} error={errors.form}>
       <TextInput label={t('common.name')} withAsterisk value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} maxLength={120} data-autofocus />
       <ColorInput label={t('admin.catalog.color')} value={color} onChange={setColor} swatches={SWATCHES} swatchesPerRow={12} format="hex" error={errors.color} />
       <Textarea label={t('admin.queues.greeting')} description={t('admin.queues.greetingHint')} value={greeting} onChange={(e) => setGreeting(e.currentTarget.value)} autosize minRows={3} maxRows={8} maxLength={4096} />
+      <Group grow align="flex-start">
+        <NumberInput label={t('admin.queues.slaFirst')} value={slaFirst} onChange={setSlaFirst} min={1} max={43200} allowDecimal={false} allowNegative={false} data-testid="queue-sla-first" />
+        <NumberInput label={t('admin.queues.slaResolution')} value={slaResolution} onChange={setSlaResolution} min={1} max={43200} allowDecimal={false} allowNegative={false} data-testid="queue-sla-resolution" />
+      </Group>
+      <Text size="xs" c="dimmed" mt={-8}>{t('admin.queues.slaHint')}</Text>
     </FormModal>
   );
 }
@@ -103,6 +114,7 @@ export function QueuesPage() {
     { key: 'name', title: t('common.name'), sortable: true, render: (q) => <ColorName color={q.color} name={q.name} /> },
     { key: 'color', title: t('admin.catalog.color'), width: 120, render: (q) => <Text size="sm" ff="monospace" c="dimmed">{q.color}</Text> },
     { key: 'greetingMessage', title: t('admin.queues.greeting'), render: (q) => <Text size="sm" c="dimmed" lineClamp={1} maw={420}>{q.greetingMessage || '—'}</Text> },
+    { key: 'sla', title: t('admin.queues.slaColumn'), width: 200, render: (q) => <Text size="sm" c="dimmed">{q.slaFirstResponseMinutes || q.slaResolutionMinutes ? `${q.slaFirstResponseMinutes ?? '—'} / ${q.slaResolutionMinutes ?? '—'} min` : '—'}</Text> },
     { key: 'createdAt', title: t('common.createdAt'), sortable: true, width: 170, render: (q) => <Text size="sm" c="dimmed">{formatDateTime(q.createdAt, i18n.language)}</Text> },
     { key: 'actions', title: t('common.actions'), width: 100, align: 'right', render: (q) => <RowActions onEdit={() => setEditing(q)} onDelete={() => setDeleting(q)} /> },
   ];
