@@ -2,12 +2,30 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kernel } from '../../kernel.ts';
 import { AppError } from '../../errors.ts';
+import { z } from 'zod';
 import { idParam } from './query.ts';
+import { instant } from './schemas.ts';
 import { type TicketRow, TICKET_SELECT, TICKET_JOINS } from './serialize.ts';
 import { canSee, visibilitySettings } from './visibility.ts';
 
 /** How many of a contact's tickets the panel lists (newest first). */
 const LIMIT = 50;
+
+const contactTickets = z.object({
+  tickets: z.array(z.object({
+    id: z.number().int(),
+    protocol: z.string().nullable(),
+    status: z.string(),
+    createdAt: instant,
+    closedAt: instant.nullable(),
+    lastMessageAt: instant.nullable(),
+    queue: z.object({ id: z.number().int(), name: z.string().nullable(), color: z.string().nullable() }).nullable(),
+    user: z.object({ id: z.number().int(), name: z.string().nullable() }).nullable(),
+    channel: z.string().nullable(),
+    lastMessage: z.string().nullable(),
+    canOpen: z.boolean(),
+  })),
+});
 
 /**
  * `GET /contacts/:id/tickets` (U2 "work from the conversation"): every ticket
@@ -18,7 +36,7 @@ const LIMIT = 50;
  */
 export async function contactTicketsRoutes(app: FastifyInstance, kernel: Kernel) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  r.get('/api/contacts/:id/tickets', { config: { access: { menu: 'tickets' } }, schema: { params: idParam } }, async (req) => {
+  r.get('/api/contacts/:id/tickets', { config: { access: { menu: 'tickets' } }, schema: { operationId: 'listContactTickets', tags: ['contacts'], summary: 'Atendimentos do contato (os que o usuário não pode abrir, sem conteúdo)', params: idParam, response: { 200: contactTickets } } }, async (req) => {
     const who = req.access!;
     const c = await kernel.db.pool.query('SELECT 1 FROM contacts WHERE tenant_id = $1 AND id = $2', [who.tenantId, req.params.id]);
     if (!c.rowCount) throw new AppError('ERR_NO_CONTACT_FOUND');

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Kernel } from '../../kernel.ts';
 import { AppError } from '../../errors.ts';
+import { principalOf } from '../../sdk/http.ts';
 
 export type PresenceStatus = 'online' | 'paused' | 'offline';
 
@@ -11,6 +12,22 @@ const setBody = z.object({
   reason: z.string().trim().max(120, 'motivo da pausa com até 120 caracteres').optional(),
 }).strict();
 const listQuery = z.object({ queueId: z.coerce.number().int().positive().max(2_147_483_647).optional() }).strict();
+const statusSchema = z.enum(['online', 'paused', 'offline']);
+const presenceAnswer = z.object({ id: z.number().int(), status: statusSchema, chosen: statusSchema, pauseReason: z.string().nullable(), since: z.string() });
+const presenceList = z.object({
+  users: z.array(z.object({
+    id: z.number().int(),
+    name: z.string(),
+    profile: z.string(),
+    queues: z.array(z.number().int()),
+    status: statusSchema,
+    pauseReason: z.string().nullable(),
+    since: z.string(),
+    openTickets: z.number().int(),
+    pendingTickets: z.number().int(),
+  })),
+});
+const tags = ['presence'];
 
 interface Row {
   id: number;
@@ -38,8 +55,8 @@ export async function presenceRoutes(app: FastifyInstance, kernel: Kernel) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const pool = kernel.db.pool;
 
-  r.put('/api/presence', { schema: { body: setBody } }, async (req) => {
-    const p = req.principal!;
+  r.put('/api/presence', { schema: { operationId: 'setPresence', tags, summary: 'Muda o próprio status: online, em pausa (com motivo) ou offline', body: setBody, response: { 200: presenceAnswer } } }, async (req) => {
+    const p = principalOf(req);
     const { status } = req.body;
     const reason = status === 'paused' ? req.body.reason ?? '' : null;
     if (status === 'paused' && !reason) throw new AppError('ERR_VALIDATION', { details: 'informe o motivo da pausa' });
@@ -56,8 +73,8 @@ export async function presenceRoutes(app: FastifyInstance, kernel: Kernel) {
   });
 
   /** Active users of the tenant (of one queue with `queueId`) with status and load: online first, then the least busy. */
-  r.get('/api/presence', { schema: { querystring: listQuery } }, async (req) => {
-    const p = req.principal!;
+  r.get('/api/presence', { schema: { operationId: 'listPresence', tags, summary: 'Status e carga dos usuários (de uma fila com queueId)', querystring: listQuery, response: { 200: presenceList } } }, async (req) => {
+    const p = principalOf(req);
     const rows = await pool.query<Row>(
       `WITH load AS (
          SELECT user_id, count(*) FILTER (WHERE status = 'open')::int AS open_tickets, count(*) FILTER (WHERE status = 'pending')::int AS pending_tickets
