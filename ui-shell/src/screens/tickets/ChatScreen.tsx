@@ -226,7 +226,8 @@ function Conversation({ id }: { id: number }) {
       throw e;
     }
   };
-  const reopen = () => void act({ status: 'open', userId: session?.userId }, () => setTab('open')).catch(() => undefined);
+  // A reopen is a status change only: the server gives the ticket to whoever reopens it (not a transfer).
+  const reopen = () => void act({ status: 'open' }, () => setTab('open')).catch(() => undefined);
   // What every composer of this conversation shares (the normal one and the notes-only one of a locked pending ticket).
   const composerBase = {
     ticketId: id,
