@@ -144,7 +144,7 @@ export async function conversationRoutes(app: FastifyInstance, kernel: Kernel) {
     !data?.ticket || canSee(who, factsOf(data.ticket), await visibilitySettings(kernel, who.tenantId));
   for (const ev of ['ticket.created', 'message.created', 'message.ack_updated', 'message.updated', 'message.deleted']) kernel.realtime.addVisibilityFilter(ev, visible);
   // A ticket that moves out of someone's sight (transfer, hiding settings) is removed from their list live.
-  kernel.realtime.addVisibilityFilter('ticket.updated', visible, (d: { ticket?: { id: number } }) => (d?.ticket ? { event: 'ticket.removed', data: { id: d.ticket.id } } : undefined));
+  kernel.realtime.addVisibilityFilter('ticket.updated', visible, (d: { ticket?: { id: number; updatedAt?: string } }) => (d?.ticket ? { event: 'ticket.removed', data: { id: d.ticket.id, updatedAt: d.ticket.updatedAt } } : undefined));
   kernel.realtime.addRoomAuthorizer('ticket', async (who, id) => {
     const t = await loadTicket(kernel, who.tenantId, Number(id));
     return !!t && canSee(who, factsOf(ticketOut(t)), await visibilitySettings(kernel, who.tenantId));

@@ -9,7 +9,7 @@ import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
-import { ErrorBox, errorMessage, notify, sessionAtom, usePhoneFormat, useRealtimeRoom, type ComposerSendPayload } from '@atende/ui-shell/sdk';
+import { ErrorBox, errorMessage, notify, sessionAtom, usePhoneFormat, useRealtime, useRealtimeRoom, type ComposerSendPayload } from '@atende/ui-shell/sdk';
 import { OnFirstOpen } from '../../ui/deferred.tsx';
 import { Menu, Tooltip } from '../../ui/overlays.tsx';
 import {
@@ -20,6 +20,7 @@ import { ChannelComposerPart } from './ChannelComposer.tsx';
 import { ContactPanel } from './ContactPanel.tsx';
 import { applyMessage, applyTicket, messagesKey } from './live.ts';
 import { ticketQuery } from './queries.ts';
+import { useReadWhileOpen } from './useReadWhileOpen.ts';
 import { tenantSettingsQuery } from '../../shell/tenant-settings.ts';
 import { MessageList } from './MessageList.tsx';
 import { contactPanelAtom, signMessageAtom, statusTabAtom } from './state.ts';
@@ -132,6 +133,15 @@ function Conversation({ id }: { id: number }) {
   useEffect(() => {
     if (ticket && ticket.unreadMessages > 0 && msgs.isSuccess && !spy) applyTicket(qc, { ...ticket, unreadMessages: 0 });
   }, [msgs.isSuccess]);
+
+  useReadWhileOpen(ticket, { spy, userId: session?.userId, ready: msgs.isSuccess });
+  // The open ticket left the user's sight (transferred to someone in another queue, here or in another tab):
+  // say so and go back to the list, rather than ask the server again and show "not found".
+  useRealtime<{ id?: number }>('ticket.removed', (d) => {
+    if (d?.id !== id) return;
+    notify.info(t('tickets.chat.movedAway'));
+    navigate('/atendimento');
+  });
 
   const [replyTo, setReplyTo] = useState<Message | null>(null);
   const [editing, setEditing] = useState<Message | null>(null);

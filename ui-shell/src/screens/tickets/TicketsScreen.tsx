@@ -36,9 +36,9 @@ export default function TicketsScreen() {
 
   useRealtime<{ ticket?: Ticket }>('ticket.created', (d) => d?.ticket && applyTicket(qc, d.ticket));
   useRealtime<{ ticket?: Ticket }>('ticket.updated', (d) => d?.ticket && applyTicket(qc, d.ticket));
-  useRealtime<{ id?: number; ticket?: { id: number } }>('ticket.removed', (d) => {
+  useRealtime<{ id?: number; updatedAt?: string; ticket?: { id: number } }>('ticket.removed', (d) => {
     const id = d?.id ?? d?.ticket?.id;
-    if (id) applyTicket(qc, { id }, true);
+    if (id) applyTicket(qc, { id, updatedAt: d?.updatedAt }, true);
   });
   const onMessage = (deleted: boolean) => (d: { message?: Message; ticket?: Ticket }) => {
     if (d?.ticket) applyTicket(qc, d.ticket);
