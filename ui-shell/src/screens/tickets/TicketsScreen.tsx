@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useMatch, useParams } from 'react-router-dom';
 import { useRealtime } from '@atende/ui-shell/sdk';
 import type { Message, Ticket } from './api.ts';
+import { useCatalogLive } from './useCatalogLive.ts';
 import { applyMessage, applyTicket } from './live.ts';
 import { tenantSettingsQuery } from '../../shell/tenant-settings.ts';
 import { filtersAtom, statusTabAtom } from './state.ts';
@@ -49,6 +50,7 @@ export default function TicketsScreen() {
   useRealtime('message.updated', onMessage(false));
   useRealtime('message.deleted', onMessage(true));
   // After a gap the server cannot replay, the lists are fetched again.
+  useCatalogLive();
   useRealtime('resync', () => void qc.invalidateQueries({ queryKey: ['tickets'] }));
   // The rules the conversation obeys (signature, pending assignment) change for everyone as soon as an admin saves them.
   useRealtime('settings.updated', () => void qc.invalidateQueries({ queryKey: tenantSettingsQuery.queryKey }));
