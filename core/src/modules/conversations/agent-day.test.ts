@@ -66,4 +66,33 @@ describe('the agent day, server side', () => {
     await simulate('f-1', 'Fernanda Lima', 'valeu');
     expect((await t.sql.query(`SELECT count(*)::int AS n FROM messages WHERE ticket_id = $1 AND data ? 'farewell'`, [id])).rows[0].n).toBe(1);
   });
+
+  it('8. editing a signed message keeps the signature on the customer copy; under ForceSignature an edit cannot drop it', async () => {
+    const id = await ticketOf('e-1', 'Edite Silva');
+    await put(agent, id, { status: 'open' });
+    const name = (await t.sql.query<{ name: string }>('SELECT name FROM users WHERE id = $1', [agent.id])).rows[0]!.name;
+    const sent = await t.app.inject({ method: 'POST', url: `/api/messages/${id}`, headers: agent.headers, payload: { body: 'Seu pedido sai hoje', signMessage: true } });
+    expect(sent.json().body).toBe(`*${name}*:\nSeu pedido sai hoje`);
+    const mid = sent.json().id;
+    await until(async () => (await t.sql.query(`SELECT 1 FROM channel_sandbox_outbox WHERE body = $1`, [`*${name}*:\nSeu pedido sai hoje`])).rows[0]);
+    const outboxBody = async () => (await t.sql.query<{ body: string }>(`SELECT o.body FROM channel_sandbox_outbox o JOIN messages m ON m.provider_id = o.provider_id WHERE m.id = $1`, [mid])).rows[0]?.body;
+    // The edit carries the text only (the screen), or a forged signature line: the original one stays.
+    const edited = await t.app.inject({ method: 'PATCH', url: `/api/messages/${mid}`, headers: agent.headers, payload: { body: 'Seu pedido sai amanhã' } });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json().body).toBe(`*${name}*:\nSeu pedido sai amanhã`);
+    expect(await outboxBody()).toBe(`*${name}*:\nSeu pedido sai amanhã`);
+    const forged = await t.app.inject({ method: 'PATCH', url: `/api/messages/${mid}`, headers: agent.headers, payload: { body: '*Outra Pessoa*:\nSai depois' } });
+    expect(forged.json().body).toBe(`*${name}*:\nSai depois`);
+
+    // ForceSignature: an unsigned message (sent before it was switched on) is signed by its edit.
+    const plain = await t.app.inject({ method: 'POST', url: `/api/messages/${id}`, headers: agent.headers, payload: { body: 'sem assinatura' } });
+    expect(plain.json().body).toBe('sem assinatura');
+    expect((await t.app.inject({ method: 'PUT', url: '/api/settings', headers: admin.headers, payload: { ForceSignature: 'enabled' } })).statusCode).toBe(200);
+    // Settings are cached per node for up to 2 s.
+    const signedNow = await until(async () => {
+      const r = await t.app.inject({ method: 'PATCH', url: `/api/messages/${plain.json().id}`, headers: agent.headers, payload: { body: 'agora assinada' } });
+      return r.json().body !== 'agora assinada' ? r : undefined;
+    });
+    expect(signedNow.json().body).toBe(`*${name}*:\nagora assinada`);
+  });
 });

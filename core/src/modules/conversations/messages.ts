@@ -146,6 +146,8 @@ export async function sendMessage(kernel: Kernel, who: ResolvedPrincipal, ticket
 
 /** The signature as WhatsApp shows it: the agent's name in bold on its own line, then the text. */
 export const signed = (name: string, body: string) => `*${name}*:\n${body}`;
+/** The signature line `signed` writes, with the name it carries. */
+const SIGNATURE = /^\*([^*\n]+)\*:\n/;
 
 async function ownMessage(kernel: Kernel, who: ResolvedPrincipal, messageId: string) {
   if (!/^\d{1,18}$/.test(messageId)) throw new AppError('ERR_INVALID_MESSAGE');
@@ -170,8 +172,18 @@ async function afterChange(kernel: Kernel, m: MessageRow, event: string) {
 /** Edits the agent's own sent text message, on the provider too when the channel supports it. */
 export async function editMessage(kernel: Kernel, who: ResolvedPrincipal, messageId: string, body: string) {
   const m = await ownMessage(kernel, who, messageId);
-  const text = body.trim();
+  let text = body.trim();
   if (!text || !m.from_me || m.deleted_at || m.type !== 'chat') throw new AppError('ERR_INVALID_MESSAGE');
+  if (!m.is_note) {
+    // The signature is part of what the customer got: an edit changes the text under it and keeps it
+    // (issue U2 #8), whatever the edit carries in its place; under ForceSignature an unsigned text gets one.
+    const kept = SIGNATURE.exec(m.body);
+    const typed = SIGNATURE.exec(text);
+    if (typed) text = text.slice(typed[0].length).trim();
+    if (!text) throw new AppError('ERR_INVALID_MESSAGE');
+    if (kept) text = signed(kept[1]!, text);
+    else if ((await visibilitySettings(kernel, who.tenantId)).ForceSignature === 'enabled') text = signed(who.name, text);
+  }
   if (m.provider_id && !m.is_note) {
     const { channel, adapter } = await adapterFor(kernel, who.tenantId, m.channel_id);
     if (!adapter?.capabilities.edit || !adapter.edit || !channel) throw new AppError('ERR_INVALID_MESSAGE');

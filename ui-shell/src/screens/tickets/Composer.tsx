@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { errorMessage, notify } from '@atende/ui-shell/sdk';
 import { Popover, Tooltip } from '../../ui/overlays.tsx';
 import { listQuickMessages, resolveQuickMessage, type Message, type QuickMessage } from './api.ts';
+import { splitSignature } from './util.tsx';
 import classes from './tickets.module.css';
 
 // The full picker (every emoji, search in the user's language) is fetched when first opened (U1).
@@ -49,6 +50,9 @@ export interface ComposerProps {
 const QUICK_MESSAGE_VARIABLES = ['name', 'greeting', 'protocol', 'firstName', 'user'].map((v) => `{{${v}}}`).join(', ');
 
 /** Enter sends, Shift+Enter breaks the line, '/' opens quick messages (docs/ui.md). */
+/** A message's text without its signature line, as the agent edits it. */
+const editingText = (m: Message) => (m.isNote ? m.body : (splitSignature(m.body)?.text ?? m.body));
+
 export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, onCancelEdit, onSend, onSaveEdit, onSchedule, channelAction, channelNotice, sign, notesOnly, onAttach }: ComposerProps) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
@@ -76,7 +80,8 @@ export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, 
   }, [text, ticketId]);
   useEffect(() => {
     if (editing) {
-      setText(editing.body);
+      // The agent edits the text; the signature line above it stays as it was (the server keeps it).
+      setText(editingText(editing));
       inputRef.current?.focus();
     }
   }, [editing]);
@@ -108,7 +113,7 @@ export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, 
   const submit = async () => {
     const body = text.trim();
     if (editing) {
-      if (body && body !== editing.body) onSaveEdit(editing, body);
+      if (body && body !== editingText(editing)) onSaveEdit(editing, body);
       else onCancelEdit();
       setText('');
       return;

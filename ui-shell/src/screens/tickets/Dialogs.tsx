@@ -134,7 +134,7 @@ export function ResolveDialog({ opened, onClose, onSubmit }: { opened: boolean; 
           />
         )}
         {farewell && <Textarea label={t('tickets.resolve.farewellText')} value={farewellText} onChange={(e) => setFarewellText(e.currentTarget.value)} autosize minRows={2} maxRows={6} data-testid="resolve-farewell-text" />}
-        {ratingOffered && <Switch label={t('tickets.resolve.askRating')} description={t('tickets.resolve.askRatingHint')} checked={rating} onChange={(e) => setRating(e.currentTarget.checked)} />}
+        {ratingOffered && <Switch label={t('tickets.resolve.askRating')} description={t('tickets.resolve.askRatingHint')} checked={rating} onChange={(e) => setRating(e.currentTarget.checked)} data-testid="resolve-rating" />}
         {demandList.length > 0 && (
           <Select label={t('tickets.resolve.demand')} placeholder={t('tickets.resolve.demandPlaceholder')} data={demandList.map((d) => d.name)} value={demand} onChange={setDemand} clearable searchable comboboxProps={{ withinPortal: true }} />
         )}
