@@ -281,7 +281,8 @@ export async function forwardMessages(kernel: Kernel, who: ResolvedPrincipal, me
 export async function searchMessages(kernel: Kernel, who: ResolvedPrincipal, ticketId: number, term: string) {
   await visibleTicket(kernel, who, ticketId);
   const r = await kernel.db.pool.query<MessageRow>(
-    `SELECT * FROM messages WHERE tenant_id = $1 AND ticket_id = $2 AND deleted_at IS NULL AND body ILIKE $3 ORDER BY id DESC LIMIT 100`,
+    // A scheduled message not sent yet is not part of the conversation (the conversation lists it apart).
+    `SELECT * FROM messages WHERE tenant_id = $1 AND ticket_id = $2 AND deleted_at IS NULL AND (schedule_date IS NULL OR status <> 'pending') AND body ILIKE $3 ORDER BY id DESC LIMIT 100`,
     [who.tenantId, ticketId, `%${escapeLike(term)}%`],
   );
   return { messages: r.rows.map(messageOut) };
@@ -305,7 +306,7 @@ export async function contactMessages(kernel: Kernel, who: ResolvedPrincipal, co
   const params: unknown[] = [who.tenantId, visible];
   if (before) params.push(before);
   const r = await kernel.db.pool.query<MessageRow>(
-    `SELECT * FROM messages WHERE tenant_id = $1 AND ticket_id = ANY($2::int[])${before ? ' AND id < $3' : ''} ORDER BY id DESC LIMIT ${PAGE_SIZE + 1}`,
+    `SELECT * FROM messages WHERE tenant_id = $1 AND ticket_id = ANY($2::int[]) AND (schedule_date IS NULL OR status <> 'pending')${before ? ' AND id < $3' : ''} ORDER BY id DESC LIMIT ${PAGE_SIZE + 1}`,
     params,
   );
   return { messages: r.rows.slice(0, PAGE_SIZE).map(messageOut), hasMore: r.rows.length > PAGE_SIZE };

@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Badge, Box, Button, Center, Group, Paper, Skeleton, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Box, Button, Center, Group, Skeleton, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import {
   IconArrowBackUp, IconArrowLeft, IconArrowsExchange, IconCalendarTime, IconCheck, IconCircleX, IconDotsVertical, IconEye, IconHistory, IconLayoutSidebarRight,
@@ -21,6 +21,7 @@ import { ContactPanel } from './ContactPanel.tsx';
 import { applyMessage, applyTicket, messagesKey } from './live.ts';
 import { ticketQuery } from './queries.ts';
 import { useReadWhileOpen } from './useReadWhileOpen.ts';
+import { ScheduledBar } from './ScheduledBar.tsx';
 import { tenantSettingsQuery } from '../../shell/tenant-settings.ts';
 import { MessageList } from './MessageList.tsx';
 import { contactPanelAtom, signMessageAtom, statusTabAtom } from './state.ts';
@@ -150,6 +151,7 @@ function Conversation({ id }: { id: number }) {
   const [dialog, setDialog] = useState<'transfer' | 'resolve' | 'schedule' | 'logs' | 'search' | 'forward' | 'reopen' | null>(null);
   const [forceClosing, setForceClosing] = useState(false);
   const [scheduleBody, setScheduleBody] = useState('');
+  const [draftReset, setDraftReset] = useState(0);
   // Once a dialog has been asked for, they stay mounted (their close transitions and state behave as before).
   const [dialogsWanted, setDialogsWanted] = useState(false);
   if (dialog && dialog !== 'reopen' && !dialogsWanted) setDialogsWanted(true);
@@ -407,11 +409,7 @@ function Conversation({ id }: { id: number }) {
             </Group>
           </Group>
         )}
-        {scheduled.length > 0 && (
-          <Paper radius={0} px="md" py={6} bg="var(--mantine-color-blue-light)">
-            <Group gap={6}><IconCalendarTime size={15} /><Text size="xs">{t('tickets.schedule.pendingCount', { n: scheduled.length })}</Text></Group>
-          </Paper>
-        )}
+        <ScheduledBar messages={scheduled} />
         {msgs.isPending || !ticket ? (
           <Box className={classes.wall} p="lg">
             <Stack gap="md">{[40, 65, 30, 55, 45].map((w, i) => <Group key={i} justify={i % 2 ? 'flex-end' : 'flex-start'}><Skeleton height={38} width={`${w}%`} radius="md" /></Group>)}</Stack>
@@ -469,6 +467,7 @@ function Conversation({ id }: { id: number }) {
             {...composerBase}
             replyTo={replyTo}
             onSchedule={(body) => { setScheduleBody(body); setDialog('schedule'); }}
+            draftReset={draftReset}
             sign={{ on: signChoice, forced: forceSignature, onChange: setSignChoice }}
             onAttach={attach}
             channelAction={<ChannelComposerPart part="composerAction" ticket={ticket} messages={serverMessages} hasOlder={!!msgs.hasNextPage} send={sendFromChannel} />}
@@ -498,6 +497,8 @@ function Conversation({ id }: { id: number }) {
             // A scheduled reply goes out under the agent's name like one sent now.
             const saved = await sendMessage(id, signs ? { ...p, signMessage: true } : p);
             applyMessage(qc, saved);
+            // Scheduled, so no longer a draft: an Enter in the composer must not send it now too.
+            setDraftReset((n) => n + 1);
           }} />
           <ForwardDialog opened={dialog === 'forward'} messageIds={[...selected]} onClose={() => setDialog(null)} onDone={() => { setDialog(null); setSelecting(false); setSelected(new Set()); }} />
           <LogsDrawer ticketId={id} opened={dialog === 'logs'} onClose={() => setDialog(null)} />

@@ -35,6 +35,8 @@ export interface ComposerProps {
   onSend: (body: string, opts: { isNote: boolean; file?: File; sign: boolean }) => void;
   onSaveEdit: (m: Message, body: string) => void;
   onSchedule: (body: string) => void;
+  /** Changes when the draft was used elsewhere (scheduled): the composer empties. */
+  draftReset?: number;
   /** The ticket channel's composer extensions (ChannelComposer.tsx): a tool-row button and a strip above. */
   channelAction?: ReactNode;
   channelNotice?: ReactNode;
@@ -53,7 +55,7 @@ const QUICK_MESSAGE_VARIABLES = ['name', 'greeting', 'protocol', 'firstName', 'u
 /** A message's text without its signature line, as the agent edits it. */
 const editingText = (m: Message) => (m.isNote ? m.body : (splitSignature(m.body)?.text ?? m.body));
 
-export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, onCancelEdit, onSend, onSaveEdit, onSchedule, channelAction, channelNotice, sign, notesOnly, onAttach }: ComposerProps) {
+export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, onCancelEdit, onSend, onSaveEdit, onSchedule, draftReset, channelAction, channelNotice, sign, notesOnly, onAttach }: ComposerProps) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
   const [noteChosen, setIsNote] = useState(false);
@@ -78,6 +80,9 @@ export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, 
   useEffect(() => {
     drafts.current.set(ticketId, text);
   }, [text, ticketId]);
+  useEffect(() => {
+    if (draftReset) setText('');
+  }, [draftReset]);
   useEffect(() => {
     if (editing) {
       // The agent edits the text; the signature line above it stays as it was (the server keeps it).

@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, DateTimeInputBR, errorMessage, formatDateTime, notify } from '@atende/ui-shell/sdk';
+import { fromZonedWall, useTenantTimeZone, zonedPreset } from './zoned.ts';
 import { forwardMessages, getLogs, getRatingConfig, listDemands, listFarewells, listQueues, listUsers, searchMessages, unwrap, type Contact, type Message, type Queue, type Ticket, type UserLite } from './api.ts';
 import { ContactPicker } from './ContactPicker.tsx';
 import { intlLang, timeOf } from './util.tsx';
@@ -149,8 +150,6 @@ export function ResolveDialog({ opened, onClose, onSubmit }: { opened: boolean; 
 }
 
 const RECURRENCES = [0, 5, 10, 15, 20, 25, 30, 35, 40, 45, 60];
-const pad = (n: number) => String(n).padStart(2, '0');
-const isoLocal = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 
 /** Schedule a message: dd/MM/yyyy HH:mm, presets, recurrence, repetitions (core.md §5, §9). */
 export function ScheduleDialog({ opened, initialBody, onClose, onSubmit }: { opened: boolean; initialBody: string; onClose: () => void; onSubmit: (p: { body: string; scheduleDate: string; recurrence?: number; repetitions?: number }) => Promise<void> }) {
@@ -161,6 +160,8 @@ export function ScheduleDialog({ opened, initialBody, onClose, onSubmit }: { ope
   const [repetitions, setRepetitions] = useState<number | string>(1);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Dates are typed and shown on the company's clock, as /agendamentos shows them.
+  const timeZone = useTenantTimeZone(opened);
   useEffect(() => {
     if (opened) {
       setBody(initialBody);
@@ -170,19 +171,11 @@ export function ScheduleDialog({ opened, initialBody, onClose, onSubmit }: { ope
       setError(null);
     }
   }, [opened, initialBody]);
-  const preset = (kind: '30m' | 'tomorrow' | 'week') => {
-    const d = new Date();
-    if (kind === '30m') d.setMinutes(d.getMinutes() + 30);
-    else {
-      d.setDate(d.getDate() + (kind === 'tomorrow' ? 1 : 7));
-      d.setHours(9, 0, 0, 0);
-    }
-    setWhen(isoLocal(d));
-  };
+  const preset = (kind: '30m' | 'tomorrow' | 'week') => setWhen(zonedPreset(kind, timeZone));
   const submit = async () => {
     if (!when) return setError(t('tickets.schedule.dateRequired'));
     if (!body.trim()) return setError(t('tickets.schedule.bodyRequired'));
-    const date = new Date(when);
+    const date = fromZonedWall(when, timeZone);
     if (date.getTime() <= Date.now()) return setError(t('tickets.schedule.past'));
     setBusy(true);
     setError(null);
@@ -201,10 +194,10 @@ export function ScheduleDialog({ opened, initialBody, onClose, onSubmit }: { ope
     <Modal opened={opened} onClose={onClose} title={t('tickets.schedule.title')} centered>
       <Stack>
         <Textarea label={t('tickets.schedule.message')} value={body} onChange={(e) => setBody(e.currentTarget.value)} autosize minRows={3} maxRows={8} required />
-        <DateTimeInputBR label={t('tickets.schedule.when')} value={when} onChange={setWhen} required />
+        <DateTimeInputBR label={t('tickets.schedule.when')} description={t('tickets.schedule.timeZone', { tz: timeZone })} value={when} onChange={setWhen} required data-testid="schedule-when" />
         <Group gap="xs">
           <Button size="compact-sm" variant="light" onClick={() => preset('30m')}>{t('tickets.schedule.in30')}</Button>
-          <Button size="compact-sm" variant="light" onClick={() => preset('tomorrow')}>{t('tickets.schedule.tomorrow')}</Button>
+          <Button size="compact-sm" variant="light" onClick={() => preset('tomorrow')} data-testid="schedule-tomorrow">{t('tickets.schedule.tomorrow')}</Button>
           <Button size="compact-sm" variant="light" onClick={() => preset('week')}>{t('tickets.schedule.nextWeek')}</Button>
         </Group>
         <Group grow>
@@ -214,7 +207,7 @@ export function ScheduleDialog({ opened, initialBody, onClose, onSubmit }: { ope
         {error && <Alert color="red">{error}</Alert>}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>{t('common.cancel')}</Button>
-          <Button onClick={() => void submit()} loading={busy}>{t('tickets.schedule.submit')}</Button>
+          <Button onClick={() => void submit()} loading={busy} data-testid="schedule-submit">{t('tickets.schedule.submit')}</Button>
         </Group>
       </Stack>
     </Modal>
