@@ -95,4 +95,15 @@ describe('the agent day, server side', () => {
     });
     expect(signedNow.json().body).toBe(`*${name}*:\nagora assinada`);
   });
+
+  it('9. a scheduled message not sent yet is not found by the message search as if it had been sent', async () => {
+    const id = await ticketOf('s-1', 'Sara Agenda');
+    await put(agent, id, { status: 'open' });
+    const when = new Date(Date.now() + 3_600_000).toISOString();
+    const sched = await t.app.inject({ method: 'POST', url: `/api/messages/${id}`, headers: agent.headers, payload: { body: 'lembrete do boleto', scheduleDate: when } });
+    expect(sched.statusCode, sched.body).toBe(201);
+    await t.app.inject({ method: 'POST', url: `/api/messages/${id}`, headers: agent.headers, payload: { body: 'boleto enviado agora' } });
+    const found = await t.app.inject({ method: 'GET', url: `/api/searchMessage?ticketId=${id}&searchParam=boleto`, headers: agent.headers });
+    expect(found.json().messages.map((m: { body: string }) => m.body)).toEqual(['boleto enviado agora']);
+  });
 });

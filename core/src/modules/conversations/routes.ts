@@ -164,7 +164,19 @@ export async function conversationRoutes(app: FastifyInstance, kernel: Kernel) {
            FROM ticket_logs l LEFT JOIN users u ON u.id = l.user_id WHERE l.tenant_id = $1 AND l.ticket_id = $2 ORDER BY l.id DESC LIMIT 500`,
         [req.principal!.tenantId, req.params.ticketId],
       );
-      return logs.rows;
+      // A transfer says from whom and which queue to whom and which queue, by name (the ids stay in `data`).
+      type Side = { userId?: number | null; queueId?: number | null } | undefined;
+      const sides = logs.rows.flatMap((l: { data: { from?: Side; to?: Side } | null }) => [l.data?.from, l.data?.to]).filter((x): x is NonNullable<Side> => !!x);
+      const userIds = [...new Set(sides.map((x) => x.userId).filter((x): x is number => typeof x === 'number'))];
+      const queueIds = [...new Set(sides.map((x) => x.queueId).filter((x): x is number => typeof x === 'number'))];
+      const [users, queues] = await Promise.all([
+        userIds.length ? kernel.db.pool.query<{ id: number; name: string }>('SELECT id, name FROM users WHERE tenant_id = $1 AND id = ANY($2::int[])', [req.principal!.tenantId, userIds]) : { rows: [] },
+        queueIds.length ? kernel.db.pool.query<{ id: number; name: string }>('SELECT id, name FROM queues WHERE tenant_id = $1 AND id = ANY($2::int[])', [req.principal!.tenantId, queueIds]) : { rows: [] },
+      ]);
+      const userName = new Map(users.rows.map((u) => [u.id, u.name]));
+      const queueName = new Map(queues.rows.map((q) => [q.id, q.name]));
+      const named = (x: Side) => (x ? { userName: (x.userId && userName.get(x.userId)) || null, queueName: (x.queueId && queueName.get(x.queueId)) || null } : undefined);
+      return logs.rows.map((l: { data: { from?: Side; to?: Side } | null }) => (l.data?.from || l.data?.to ? { ...l, from: named(l.data.from), to: named(l.data.to) } : l));
     });
     r.post(
       '/api/tickets',

@@ -6,7 +6,8 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, DateTimeInputBR, errorMessage, formatDateTime, notify } from '@atende/ui-shell/sdk';
 import { fromZonedWall, useTenantTimeZone, zonedPreset } from './zoned.ts';
-import { forwardMessages, getLogs, getRatingConfig, listDemands, listFarewells, listQueues, listUsers, searchMessages, unwrap, type Contact, type Message, type Queue, type Ticket, type UserLite } from './api.ts';
+import type { TFunction } from 'i18next';
+import { forwardMessages, getLogs, getRatingConfig, listDemands, listFarewells, listQueues, listUsers, searchMessages, unwrap, type Contact, type Message, type LogSide, type Queue, type Ticket, type TicketLog, type UserLite } from './api.ts';
 import { ContactPicker } from './ContactPicker.tsx';
 import { intlLang, timeOf } from './util.tsx';
 
@@ -251,6 +252,16 @@ export function ForwardDialog({ opened, messageIds, onClose, onDone }: { opened:
 }
 
 /** The ticket's history (`GET /tickets/:id/logs`). */
+/** "Ana · Atendimento": who and which queue a transfer side names. */
+const sideText = (x: LogSide | undefined, t: TFunction) => (x ? [x.userName, x.queueName].filter(Boolean).join(' · ') || t('tickets.logs.nobody') : t('tickets.logs.nobody'));
+
+/** The line under a history entry that says what it did: a transfer from/to, a score. */
+function logDetail(l: TicketLog, t: TFunction): string | null {
+  if (l.type === 'transferred' && (l.from || l.to)) return t('tickets.logs.fromTo', { from: sideText(l.from, t), to: sideText(l.to, t) });
+  if (l.type === 'rated' && typeof l.data?.rating === 'number') return t('tickets.logs.score', { n: l.data.rating });
+  return null;
+}
+
 export function LogsDrawer({ ticketId, opened, onClose }: { ticketId: number; opened: boolean; onClose: () => void }) {
   const { t, i18n } = useTranslation();
   const logs = useQuery({ queryKey: ['tickets', 'logs', ticketId], queryFn: () => getLogs(ticketId), enabled: opened });
@@ -259,7 +270,8 @@ export function LogsDrawer({ ticketId, opened, onClose }: { ticketId: number; op
       {logs.isPending ? <Loader /> : !logs.data?.length ? <Text c="dimmed" size="sm">{t('tickets.logs.empty')}</Text> : (
         <Timeline bulletSize={18} lineWidth={2} active={logs.data.length}>
           {logs.data.map((l) => (
-            <Timeline.Item key={l.id} bullet={<IconCircleDot size={12} />} title={i18n.exists(`tickets.logs.types.${l.type}`) ? t(`tickets.logs.types.${l.type}`) : l.type}>
+            <Timeline.Item key={l.id} bullet={<IconCircleDot size={12} />} title={i18n.exists(`tickets.logs.types.${l.type}`) ? t(`tickets.logs.types.${l.type}`) : t('tickets.logs.types.other')} data-testid="log-entry">
+              {logDetail(l, t) && <Text size="sm">{logDetail(l, t)}</Text>}
               <Text size="xs" c="dimmed">{formatDateTime(l.createdAt, i18n.language)}{l.userName ? ` · ${l.userName}` : ''}</Text>
             </Timeline.Item>
           ))}
