@@ -195,4 +195,65 @@ run("the agent's day in the browser", () => {
     expect(await hint.textContent()).toContain('{{name}}');
     expect(await hint.textContent()).not.toMatch(/(^|[^{])\{nome\}/);
   }, 60_000);
+  it('8. editing a signed message in the conversation keeps the signature on what the customer has', async () => {
+    const id = await ticketFor(ana, atendimento, '5511955550008', 'Edu Edição');
+    const sent = await t.app.inject({ method: 'POST', url: `/api/messages/${id}`, headers: ana.headers, payload: { body: 'Entrega prevista para hoje', signMessage: true } });
+    expect(sent.statusCode).toBe(201);
+    const mid = sent.json().id as string;
+    const customerCopy = async () => (await t.sql.query<{ body: string }>(`SELECT o.body FROM channel_sandbox_outbox o JOIN messages m ON m.provider_id = o.provider_id WHERE m.id = $1`, [mid])).rows[0]?.body;
+    await expect.poll(customerCopy, { timeout: 15_000 }).toBe('*Ana Atendente*:\nEntrega prevista para hoje');
+    const page = await open(ana, `#/atendimento/${id}`);
+    const bubble = page.getByTestId('message').filter({ hasText: 'Entrega prevista para hoje' });
+    await bubble.hover();
+    await bubble.getByRole('button', { name: 'Ações da mensagem' }).click();
+    await page.getByRole('menuitem', { name: 'Editar' }).click();
+    const composer = page.getByTestId('composer');
+    // The agent edits the text only; the signature is not in the box to be deleted.
+    await expect.poll(() => composer.inputValue()).toBe('Entrega prevista para hoje');
+    await composer.fill('Entrega prevista para amanhã');
+    await composer.press('Enter');
+    await expect.poll(customerCopy, { timeout: 15_000 }).toBe('*Ana Atendente*:\nEntrega prevista para amanhã');
+    await page.getByTestId('message').filter({ hasText: 'Entrega prevista para amanhã' }).getByTestId('message-signature').waitFor();
+  }, 60_000);
+
+  it('9. scheduling empties the composer, the bar opens to list it on the company clock, and search does not show it as sent', async () => {
+    await t.sql.query(`UPDATE tenants SET timezone = 'Asia/Tokyo' WHERE id = $1`, [admin.tenantId]);
+    const id = await ticketFor(ana, atendimento, '5511955550009', 'Gabi Agenda');
+    const page = await open(ana, `#/atendimento/${id}`);
+    const composer = page.getByTestId('composer');
+    await composer.fill('Lembrete: vencimento do boleto');
+    await page.getByRole('button', { name: 'Agendar mensagem' }).first().click();
+    await page.getByText('Horário da empresa: Asia/Tokyo').first().waitFor();
+    await page.getByTestId('schedule-tomorrow').click();
+    await page.getByTestId('schedule-submit').click();
+    const row1 = await until(async () => (await t.sql.query<{ schedule_date: Date }>(`SELECT schedule_date FROM messages WHERE ticket_id = $1 AND schedule_date IS NOT NULL`, [id])).rows[0], 10_000, 'the scheduled message');
+    // "Amanhã" is 09:00 of the company's tomorrow: 00:00 UTC in Tokyo.
+    expect(row1.schedule_date.toISOString()).toMatch(/T00:00:00\.000Z$/);
+    await expect.poll(() => composer.inputValue()).toBe('');
+    await page.getByTestId('scheduled-toggle').click();
+    const item = page.getByTestId('scheduled-item');
+    await expect.poll(() => item.textContent()).toContain('09:00');
+    expect(await item.textContent()).toContain('Lembrete: vencimento do boleto');
+    await page.screenshot({ path: '/tmp/shots/day-scheduled.png' });
+    // The search finds nothing sent.
+    await page.getByTestId('action-more').click();
+    await page.getByRole('menuitem', { name: 'Buscar na conversa' }).click();
+    await page.getByPlaceholder('Digite ao menos 2 caracteres').fill('boleto');
+    await page.getByText('Nenhuma mensagem encontrada').waitFor({ timeout: 10_000 });
+    await t.sql.query(`UPDATE tenants SET timezone = 'America/Sao_Paulo' WHERE id = $1`, [admin.tenantId]);
+  }, 60_000);
+
+  it('12. the ticket history names every entry and says from whom to whom a transfer went', async () => {
+    const id = await ticketFor(ana, atendimento, '5511955550012', 'Hugo Histórico');
+    const page = await open(admin, `#/atendimento/${id}`);
+    await page.getByTestId('action-more').click();
+    await page.getByTestId('action-logs').click();
+    const entries = page.getByTestId('log-entry');
+    await entries.first().waitFor();
+    await expect.poll(() => page.getByRole('dialog').textContent()).toContain('Atendimento criado');
+    const text = (await page.getByRole('dialog').textContent()) ?? '';
+    expect(text).not.toMatch(/\bcreated\b/);
+    expect(text).toContain('De sem atendente nem fila para Ana Atendente · Atendimento');
+    await page.screenshot({ path: '/tmp/shots/day-history.png' });
+  }, 60_000);
 });
