@@ -4,13 +4,14 @@ import { IconAdjustmentsHorizontal, IconChecks, IconFilterOff, IconMessagePlus, 
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useAtomValue } from 'jotai';
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, memo, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { EmptyState, ErrorBox, errorMessage, notify, sessionAtom } from '@atende/ui-shell/sdk';
 import { Menu, Tooltip } from '../../ui/overlays.tsx';
 import { listChannels, listQueues, markAllRead, unwrap, type Channel, type Queue, type Ticket, type TicketFilters, type TicketStatus } from './api.ts';
 import { ticketListQuery } from './queries.ts';
+import { OnFirstOpen } from '../../ui/deferred.tsx';
 import { ChannelIcon, ContactAvatar, intlLang, relativeTime, ticketName } from './util.tsx';
 import classes from './tickets.module.css';
 
@@ -27,6 +28,9 @@ interface Props {
   onNewTicket: () => void;
 }
 
+// Fetched the first time it opens (the list paints first, U1).
+const ConfirmDialog = lazy(() => import('../../sdk/components/ConfirmDialog.tsx').then((m) => ({ default: m.ConfirmDialog })));
+
 export function TicketList({ status, onStatus, filters, onFilters, selectedId, onNewTicket }: Props) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
@@ -37,6 +41,7 @@ export function TicketList({ status, onStatus, filters, onFilters, selectedId, o
   const searchRef = useRef<HTMLInputElement>(null);
   const qc = useQueryClient();
   const [marking, setMarking] = useState(false);
+  const [confirmMark, setConfirmMark] = useState(false);
   const markAll = async () => {
     setMarking(true);
     try {
@@ -162,8 +167,24 @@ export function TicketList({ status, onStatus, filters, onFilters, selectedId, o
             </Menu.Dropdown>
           </Menu>
           <Tooltip label={t('tickets.markAllRead.action')}>
-            <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('tickets.markAllRead.action')} onClick={() => void markAll()} loading={marking} data-testid="mark-all-read"><IconChecks size={20} /></ActionIcon>
+            <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('tickets.markAllRead.action')} onClick={() => setConfirmMark(true)} loading={marking} data-testid="mark-all-read"><IconChecks size={20} /></ActionIcon>
           </Tooltip>
+          {/* Asked first: it clears every badge the user can see, in every queue, and cannot be undone. */}
+          <OnFirstOpen opened={confirmMark}>
+            {(opened) => (
+              <Suspense fallback={null}>
+                <ConfirmDialog
+                  opened={opened}
+                  danger={false}
+                  title={t('tickets.markAllRead.action')}
+                  message={t('tickets.markAllRead.confirm', { count: (query.data?.pages[0]?.unread?.open ?? 0) + (query.data?.pages[0]?.unread?.pending ?? 0) })}
+                  confirmLabel={t('tickets.markAllRead.confirmButton')}
+                  onClose={() => setConfirmMark(false)}
+                  onConfirm={async () => { await markAll(); setConfirmMark(false); }}
+                />
+              </Suspense>
+            )}
+          </OnFirstOpen>
           <Tooltip label={t('tickets.contactsMode')}>
             <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('tickets.contactsMode')} onClick={() => navigate('/atendimento/contatos')}><IconUsers size={20} /></ActionIcon>
           </Tooltip>
