@@ -256,4 +256,58 @@ run("the agent's day in the browser", () => {
     expect(text).toContain('De sem atendente nem fila para Ana Atendente · Atendimento');
     await page.screenshot({ path: '/tmp/shots/day-history.png' });
   }, 60_000);
+  it('10. merging duplicates and marking all read ask first and say what they did', async () => {
+    for (const [name, number] of [['Duda Dupla', '5511944440001'], ['Duda D.', '5511944440002']]) {
+      const r = await t.app.inject({ method: 'POST', url: '/api/contacts', headers: admin.headers, payload: { name, number, email: 'duda@exemplo.com.br' } });
+      expect(r.statusCode, r.body).toBe(201);
+    }
+    const page = await open(admin, '#/contatos');
+    await page.getByRole('button', { name: 'Ferramentas' }).click();
+    await page.getByRole('menuitem', { name: 'Contatos duplicados' }).click();
+    await page.getByTestId('duplicates-merge').click();
+    // Nothing merged until confirmed.
+    const dialog = page.getByRole('dialog', { name: 'Mesclar contatos' });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('1 contato será mesclado em “Duda Dupla”');
+    expect((await t.sql.query(`SELECT count(*)::int AS n FROM contacts WHERE email = 'duda@exemplo.com.br'`)).rows[0].n).toBe(2);
+    await dialog.getByRole('button', { name: 'Mesclar' }).click();
+    await page.getByTestId('merge-result').waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('merge-result').textContent()).toContain('Mesclado em “Duda Dupla”: 1 contato removido, 0 atendimentos movidos.');
+    expect((await t.sql.query(`SELECT count(*)::int AS n FROM contacts WHERE email = 'duda@exemplo.com.br'`)).rows[0].n).toBe(1);
+
+    // Marcar todos como lidos: asked, with the count.
+    await simulate('5511944440010', 'Ugo Unread', 'oi, alguém?');
+    const list = await open(admin);
+    await list.getByTestId('tab-pending').click();
+    await row(list, 'Ugo Unread').getByTestId('unread-badge').waitFor({ timeout: 10_000 });
+    await list.getByTestId('mark-all-read').click();
+    const ask = list.getByRole('dialog', { name: 'Marcar todos como lidos' });
+    await ask.waitFor();
+    expect(await ask.textContent()).toMatch(/\d+ atendimentos? não lidos?/);
+    await ask.getByRole('button', { name: 'Marcar como lidos' }).click();
+    await expect.poll(() => row(list, 'Ugo Unread').getByTestId('unread-badge').count(), { timeout: 10_000 }).toBe(0);
+  }, 60_000);
+  it('11. a long contact name is cut, not the status badge nor the ticket panel table', async () => {
+    const long = 'Maria Aparecida dos Santos Oliveira Pereira da Silva Comércio de Materiais de Construção e Acabamentos Ltda';
+    const id = await ticketFor(ana, atendimento, '5511955550011', long);
+    const page = await open(admin, `#/atendimento/${id}`);
+    const badge = page.getByTestId('chat-status');
+    await expect.poll(() => badge.textContent(), { timeout: 15_000 }).toBe('Aberto');
+    // The badge shows its whole word: nothing clipped.
+    expect(await badge.evaluate((el) => [...el.querySelectorAll('*'), el].every((e) => e.scrollWidth <= e.clientWidth + 1))).toBe(true);
+    await page.screenshot({ path: '/tmp/shots/day-long-name-chat.png' });
+
+    await page.evaluate(() => { window.location.hash = '#/painel-atendimentos'; });
+    const cell = page.getByTestId('panel-contact').filter({ hasText: 'Maria Aparecida' }).first();
+    await cell.waitFor({ timeout: 15_000 });
+    // The table fits its page: no sideways scroll pushed by the name, and the status column shows whole words.
+    const fits = await page.evaluate(() => {
+      const table = document.querySelector('table');
+      const holder = table?.parentElement;
+      return !!table && !!holder && table.scrollWidth <= holder.clientWidth + 1;
+    });
+    expect(fits).toBe(true);
+    expect((await cell.boundingBox())!.width).toBeLessThanOrEqual(361);
+    await page.screenshot({ path: '/tmp/shots/day-long-name-panel.png' });
+  }, 60_000);
 });

@@ -341,7 +341,8 @@ function Conversation({ id }: { id: number }) {
               <Box style={{ minWidth: 0 }}>
                 <Group gap={6} wrap="nowrap">
                   <Text component="h2" fw={600} m={0} fz="md" truncate="end" data-testid="chat-name">{name}</Text>
-                  <Badge size="xs" color={statusColor} variant="light" data-testid="chat-status">{statusLabel}</Badge>
+                  {/* Never shrinks: a long name is what gets cut, not the status ("ABER…"). */}
+                  <Badge size="xs" color={statusColor} variant="light" data-testid="chat-status" style={{ flexShrink: 0, overflow: 'visible' }}>{statusLabel}</Badge>
                 </Group>
                 <Group gap={6} wrap="nowrap">
                   <ChannelIcon type={ticket.channel} size={12} />
