@@ -9,7 +9,7 @@ import { fromZonedWall, useTenantTimeZone, zonedPreset } from './zoned.ts';
 import type { TFunction } from 'i18next';
 import { forwardMessages, getLogs, getRatingConfig, listDemands, listFarewells, listQueues, listUsers, searchMessages, unwrap, type Contact, type Message, type LogSide, type Queue, type Ticket, type TicketLog, type UserLite } from './api.ts';
 import { ContactPicker } from './ContactPicker.tsx';
-import { intlLang, timeOf } from './util.tsx';
+import { intlLang, previewText, timeOf } from './util.tsx';
 
 /** Transfer to a queue and/or a user (core.md §4). */
 /** `queueOnly`: why this user may move the ticket between queues but not give it to a person (then no user picker). */
@@ -301,7 +301,7 @@ export function SearchDrawer({ ticketId, opened, onClose, onPick }: { ticketId: 
                 <Badge size="xs" variant="light" color={m.fromMe ? 'teal' : 'gray'}>{m.fromMe ? t('tickets.msg.you') : t('tickets.msg.contact')}</Badge>
                 <Text size="xs" c="dimmed">{new Date(m.timestamp ?? m.createdAt).toLocaleDateString(lng)} {timeOf(m.timestamp ?? m.createdAt, lng)}</Text>
               </Group>
-              <Text size="sm" lineClamp={3} mt={4}>{m.body}</Text>
+              <Text size="sm" lineClamp={3} mt={4}>{previewText(m.body)}</Text>
             </UnstyledButton>
           ))}
         </ScrollArea.Autosize>

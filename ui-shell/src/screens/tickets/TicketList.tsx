@@ -12,7 +12,7 @@ import { Menu, Tooltip } from '../../ui/overlays.tsx';
 import { listChannels, listQueues, markAllRead, unwrap, type Channel, type Queue, type Ticket, type TicketFilters, type TicketStatus } from './api.ts';
 import { ticketListQuery } from './queries.ts';
 import { OnFirstOpen } from '../../ui/deferred.tsx';
-import { ChannelIcon, ContactAvatar, intlLang, relativeTime, ticketName } from './util.tsx';
+import { ChannelIcon, ContactAvatar, intlLang, previewText, relativeTime, ticketName } from './util.tsx';
 import classes from './tickets.module.css';
 
 const ROW_HEIGHT = 76;
@@ -281,7 +281,7 @@ const TicketRow = memo(function TicketRow({ ticket, selected, lng, yesterday, on
           <Text size="xs" c={unread ? 'var(--tk-unread)' : 'dimmed'} fw={unread ? 600 : 400} style={{ flexShrink: 0 }}>{relativeTime(ticket.lastMessageAt, lng, yesterday)}</Text>
         </Group>
         <Group justify="space-between" wrap="nowrap" gap={6}>
-          <Text size="xs" c={unread ? undefined : 'dimmed'} truncate="end" style={{ flex: 1, minWidth: 0 }}>{ticket.lastMessage || '\u00a0'}</Text>
+          <Text size="xs" c={unread ? undefined : 'dimmed'} truncate="end" style={{ flex: 1, minWidth: 0 }}>{previewText(ticket.lastMessage) || '\u00a0'}</Text>
           {unread && <Badge size="sm" circle={ticket.unreadMessages < 10} color="green" variant="filled" data-testid="unread-badge">{ticket.unreadMessages > 99 ? '99+' : ticket.unreadMessages}</Badge>}
         </Group>
         <Group gap={6} wrap="nowrap" mt={1}>
