@@ -310,4 +310,23 @@ run("the agent's day in the browser", () => {
     expect((await cell.boundingBox())!.width).toBeLessThanOrEqual(361);
     await page.screenshot({ path: '/tmp/shots/day-long-name-panel.png' });
   }, 60_000);
+  it('7. the WABA form says which field the server refused and why', async () => {
+    const page = await open(admin, '#/sessoes');
+    await page.getByTestId('channels-page').waitFor({ timeout: 60_000 });
+    await page.getByTestId('channel-new').click();
+    await page.getByTestId('channel-type-waba').click();
+    await page.getByTestId('channel-name').fill('WhatsApp Oficial');
+    await page.getByTestId('channel-tab-connection').click();
+    await page.getByTestId('waba-form').waitFor({ timeout: 60_000 });
+    await page.getByTestId('waba-phone-number-id').fill('109876543210987');
+    // Digits, but the server's rule wants 5 to 30 of them: only the server refuses this one.
+    await page.getByTestId('waba-business-account-id').fill('12ab');
+    await page.getByTestId('waba-access-token').fill('EAAG-token');
+    await page.getByTestId('waba-app-secret').fill('segredo-do-app');
+    await page.getByTestId('channel-save').click();
+    const alert = page.getByTestId('channel-form-error');
+    await alert.waitFor({ timeout: 15_000 });
+    expect(await alert.textContent()).toBe('Dados WABA incorretos: informe o ID da conta do WhatsApp Business (somente dígitos)');
+    await page.screenshot({ path: '/tmp/shots/day-waba-field.png' });
+  }, 90_000);
 });
