@@ -111,12 +111,7 @@ export function NinthDigitModal({ opened, onClose, canApply }: { opened: boolean
       <Stack gap="sm">
         <Alert variant="light" icon={<IconInfoCircle size={16} />}>{t('admin.contacts.ninth.help')}</Alert>
         {q.data?.officialApi && <Alert variant="light" color="yellow">{t('admin.contacts.ninth.officialApi')}</Alert>}
-        {done.length > 0 && (
-        <Alert color="teal" icon={<IconCircleCheck size={18} />} mb="sm" data-testid="merge-result">
-          <Stack gap={2}>{done.map((d, i) => <Text key={i} size="sm">{d}</Text>)}</Stack>
-        </Alert>
-      )}
-      {q.isLoading ? <Loading /> : q.error ? <ErrorBox compact error={q.error} onRetry={() => void q.refetch()} /> : !q.data?.candidates.length ? (
+        {q.isLoading ? <Loading /> : q.error ? <ErrorBox compact error={q.error} onRetry={() => void q.refetch()} /> : !q.data?.candidates.length ? (
           <EmptyState icon={<IconCircleCheck size={28} />} title={t('admin.contacts.ninth.none')} />
         ) : (
           <>
@@ -160,11 +155,6 @@ export function ValidateModal({ opened, onClose }: { opened: boolean; onClose: (
   const d = q.data;
   return (
     <Modal opened={opened} onClose={onClose} title={<Text fw={700}>{t('admin.contacts.validate.title')}</Text>} size="xl" radius="md">
-      {done.length > 0 && (
-        <Alert color="teal" icon={<IconCircleCheck size={18} />} mb="sm" data-testid="merge-result">
-          <Stack gap={2}>{done.map((d, i) => <Text key={i} size="sm">{d}</Text>)}</Stack>
-        </Alert>
-      )}
       {q.isLoading ? <Loading /> : q.error || !d ? <ErrorBox compact error={q.error} onRetry={() => void q.refetch()} /> : (
         <Stack gap="sm">
           <SimpleGrid cols={4}>
