@@ -273,7 +273,7 @@ run("the agent's day in the browser", () => {
     expect((await t.sql.query(`SELECT count(*)::int AS n FROM contacts WHERE email = 'duda@exemplo.com.br'`)).rows[0].n).toBe(2);
     await dialog.getByRole('button', { name: 'Mesclar' }).click();
     await page.getByTestId('merge-result').waitFor({ timeout: 10_000 });
-    expect(await page.getByTestId('merge-result').textContent()).toContain('Mesclado em “Duda Dupla”: 1 contato removido, 0 atendimentos movidos.');
+    expect(await page.getByTestId('merge-result').textContent()).toContain('Mesclado em “Duda Dupla”: 1 contato removido, nenhum atendimento movido.');
     expect((await t.sql.query(`SELECT count(*)::int AS n FROM contacts WHERE email = 'duda@exemplo.com.br'`)).rows[0].n).toBe(1);
 
     // Marcar todos como lidos: asked, with the count.
