@@ -215,6 +215,9 @@ run("the agent's day in the browser", () => {
     await composer.press('Enter');
     await expect.poll(customerCopy, { timeout: 15_000 }).toBe('*Ana Atendente*:\nEntrega prevista para amanhã');
     await page.getByTestId('message').filter({ hasText: 'Entrega prevista para amanhã' }).getByTestId('message-signature').waitFor();
+    // 13. The list previews a signed reply as "Ana Atendente: …", never with WhatsApp's `*Name*:` markers.
+    await expect.poll(() => row(page, 'Edu Edição').textContent()).toContain('Ana Atendente: Entrega prevista');
+    expect(await row(page, 'Edu Edição').textContent()).not.toContain('*');
   }, 60_000);
 
   it('9. scheduling empties the composer, the bar opens to list it on the company clock, and search does not show it as sent', async () => {
