@@ -95,7 +95,7 @@ function QueueForm({ queue, onClose }: { queue: Queue | null; onClose: () => voi
  * farewells and schedules show them); passed as values so i18next leaves the braces alone. The server
  * also takes the Portuguese names (`{{nome}}`, templates.ts).
  */
-const QUICK_HINT_VALUES = { variables: ['name', 'firstName', 'greeting', 'protocol', 'user'].map((v) => `{{${v}}}`).join(', '), nome: '{{nome}}' };
+const QUICK_HINT_VALUES = { variables: ['name', 'firstName', 'greeting', 'protocol', 'user'].map((v) => `{{${v}}}`).join(', ') };
 
 export function QueuesPage() {
   const { t, i18n } = useTranslation();
