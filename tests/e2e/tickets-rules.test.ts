@@ -137,7 +137,9 @@ describe('ticket screen rules in the browser', () => {
     expect((await outbox()).filter((m) => m.to === '5511977770002')).toEqual([]);
     // The agent who had it open, and may not see resolved tickets of others, is told at once: no stale 'Pendente'.
     await agentPage.keyboard.press('Escape');
-    await agentPage.getByText('Atendimento não encontrado').waitFor({ timeout: 10_000 });
+    // (It says the ticket left their list and goes back to it: issue U2 #5.)
+    await agentPage.getByText('Este atendimento saiu da sua lista').first().waitFor({ timeout: 10_000 });
+    await agentPage.waitForURL((u) => u.hash === '#/atendimento');
     expect(await agentPage.getByTestId('ticket-row').filter({ hasText: 'Otávio Lima' }).count()).toBe(0);
     // A resolved ticket is not offered for force close again.
     await page.getByTestId('action-more').click();
@@ -204,6 +206,8 @@ describe('ticket screen rules in the browser', () => {
     await expect.poll(() => row(page, 'Vera Nunes').getByTestId('unread-badge').textContent(), { timeout: 10_000 }).toBe('2');
     await expect.poll(() => row(page, 'Igor Prado').getByTestId('unread-badge').textContent()).toBe('1');
     await page.getByTestId('mark-all-read').click();
+    // Asked first (issue U2 #10).
+    await page.getByRole('dialog', { name: 'Marcar todos como lidos' }).getByRole('button', { name: 'Marcar como lidos' }).click();
     await page.getByText(/Atendimentos marcados como lidos: \d+/).first().waitFor({ timeout: 10_000 });
     await expect.poll(() => page.getByTestId('ticket-list').getByTestId('unread-badge').count(), { timeout: 10_000 }).toBe(0);
     await page.screenshot({ path: '/tmp/tickets-rules-read.png' });

@@ -297,6 +297,28 @@ export class ChannelError extends Error {
 }
 
 /**
+ * Network failures reach users in Portuguese, not as Node's words ("getaddrinfo ENOTFOUND graph.example"):
+ * what happened and what to check. Anything else is the provider's own text.
+ */
+const NETWORK_REASONS: Array<[RegExp, (m: RegExpExecArray) => string]> = [
+  [/getaddrinfo (?:ENOTFOUND|EAI_AGAIN) ([^\s,;)]+)/i, (m) => `Endereço do provedor não encontrado (${m[1]}): confira a URL configurada e a conexão com a internet`],
+  [/\b(?:ENOTFOUND|EAI_AGAIN)\b/, () => 'Endereço do provedor não encontrado: confira a URL configurada e a conexão com a internet'],
+  [/connect ECONNREFUSED ([^\s,;)]+)/i, (m) => `O provedor recusou a conexão (${m[1]}): o serviço está fora do ar ou o endereço está errado`],
+  [/\bECONNREFUSED\b/, () => 'O provedor recusou a conexão: o serviço está fora do ar ou o endereço está errado'],
+  [/\b(?:ETIMEDOUT|ESOCKETTIMEDOUT|UND_ERR_CONNECT_TIMEOUT|UND_ERR_HEADERS_TIMEOUT)\b|timed? ?out/i, () => 'O provedor não respondeu a tempo; tente de novo em instantes'],
+  [/\b(?:ECONNRESET|EPIPE|UND_ERR_SOCKET)\b|socket hang up/i, () => 'A conexão com o provedor caiu no meio do envio; tente de novo'],
+  [/CERT_|certificate|self[- ]signed|SSL routines/i, () => 'O certificado de segurança (HTTPS) do provedor é inválido'],
+  [/^\s*(?:TypeError: )?fetch failed\s*$/i, () => 'Falha de rede ao falar com o provedor'],
+];
+function networkReason(text: string): string {
+  for (const [re, say] of NETWORK_REASONS) {
+    const m = re.exec(text);
+    if (m) return say(m);
+  }
+  return text;
+}
+
+/**
  * A provider's own words, fit to show an admin or store as a failure reason:
  * printable text only (no markup, control or direction characters), spaces
  * collapsed, at most `max` characters. Provider bodies are the remote's text:
@@ -304,7 +326,7 @@ export class ChannelError extends Error {
  */
 export function providerReason(text: unknown, max = 120): string {
   if (typeof text !== 'string') return '';
-  const clean = text
+  const clean = networkReason(text)
     .replace(/<[^>]*>/g, ' ')
     .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, ' ')
     .replace(/\s+/g, ' ')

@@ -644,7 +644,7 @@ function wabaPlugin() {
             return await syncTemplates(ch);
           } catch (err) {
             if (err instanceof AppError) throw err;
-            if (isCredentialError(err) || (err instanceof ChannelError && err.code === 'ERR_WABA_INVALID')) throw new AppError('ERR_WABA_INVALID');
+            if (isCredentialError(err) || (err instanceof ChannelError && err.code === 'ERR_WABA_INVALID')) throw wabaInvalid('a Meta recusou o token ou os IDs ao buscar os modelos: confira-os e as permissões do app no Business Manager');
             ctx.logger.warn({ channelId: ch.id, err: (err as Error).message }, 'waba template sync failed');
             throw new AppError('ERR_SERVICE_UNAVAILABLE');
           }

@@ -90,7 +90,7 @@ export default function BirthdaysPage() {
   const send = useMutation({
     mutationFn: sendToday,
     onSuccess: (r) => {
-      notify.success(t('sentCount', { n: r.sent }));
+      notify.success(t('sentCount', { count: r.sent }));
       void queryClient.invalidateQueries({ queryKey: birthdaysKey });
     },
   });
@@ -147,7 +147,7 @@ export default function BirthdaysPage() {
                       <Table.Td><Text size="sm" fw={500}>{c.name}</Text><Text size="xs" c="dimmed">{t('turns', { n: c.age })}</Text></Table.Td>
                       {/* A calendar date, not an instant: read it as local midnight so no zone shifts the day. */}
                       <Table.Td>{formatDate(new Date(`${c.nextBirthday}T00:00:00`), i18n.language)}</Table.Td>
-                      <Table.Td ta="right">{t('days', { n: c.daysUntil })}</Table.Td>
+                      <Table.Td ta="right">{t('days', { count: c.daysUntil })}</Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>
@@ -164,7 +164,7 @@ export default function BirthdaysPage() {
       <ConfirmDialog
         opened={confirm}
         title={t('sendToday')}
-        message={t('sendConfirm', { n: pending })}
+        message={t('sendConfirm', { count: pending })}
         confirmLabel={t('send')}
         onConfirm={() => send.mutateAsync()}
         onClose={() => setConfirm(false)}

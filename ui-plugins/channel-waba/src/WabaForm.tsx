@@ -15,7 +15,7 @@ type SecretKey = 'accessToken' | 'appSecret';
  * a blank field keeps the saved value. The server answers wrong data with
  * "Dados WABA incorretos", which the dialog shows above the form.
  */
-export default function WabaForm({ channel, value, onChange, disabled }: ChannelFormProps) {
+export default function WabaForm({ channel, value, onChange, disabled, fieldErrors }: ChannelFormProps) {
   const { t } = usePluginTranslation('channel-waba');
   const config = value.config;
   const str = (k: ConfigKey) => (typeof config[k] === 'string' ? (config[k] as string) : '');
@@ -38,6 +38,8 @@ export default function WabaForm({ channel, value, onChange, disabled }: Channel
   const [touched, setTouched] = useState<Record<string, boolean>>({});
   const visit = (k: string) => () => setTouched((x) => ({ ...x, [k]: true }));
   const required = (k: string, filled: boolean) => (touched[k] && !filled ? t('required') : undefined);
+  // What the server said about a field on the last save ("informe o token…"), until it is changed.
+  const refused = (k: string) => fieldErrors?.[k];
 
   return (
     <Stack gap="md" data-testid="waba-form">
@@ -54,7 +56,7 @@ export default function WabaForm({ channel, value, onChange, disabled }: Channel
           withAsterisk
           value={str('phoneNumberId')}
           onChange={(e) => setConfig('phoneNumberId', e.currentTarget.value)}
-          error={idError('phoneNumberId') ?? required('phoneNumberId', !!str('phoneNumberId'))}
+          error={idError('phoneNumberId') ?? required('phoneNumberId', !!str('phoneNumberId')) ?? refused('phoneNumberId')}
           onBlur={visit('phoneNumberId')}
           disabled={disabled}
           data-testid="waba-phone-number-id"
@@ -67,7 +69,7 @@ export default function WabaForm({ channel, value, onChange, disabled }: Channel
           withAsterisk
           value={str('businessAccountId')}
           onChange={(e) => setConfig('businessAccountId', e.currentTarget.value)}
-          error={idError('businessAccountId') ?? required('businessAccountId', !!str('businessAccountId'))}
+          error={idError('businessAccountId') ?? required('businessAccountId', !!str('businessAccountId')) ?? refused('businessAccountId')}
           onBlur={visit('businessAccountId')}
           disabled={disabled}
           data-testid="waba-business-account-id"
@@ -78,7 +80,7 @@ export default function WabaForm({ channel, value, onChange, disabled }: Channel
           placeholder={DEFAULT_API_VERSION}
           value={str('apiVersion')}
           onChange={(e) => setConfig('apiVersion', e.currentTarget.value)}
-          error={versionError}
+          error={versionError ?? refused('apiVersion')}
           disabled={disabled}
           data-testid="waba-api-version"
         />
@@ -88,7 +90,7 @@ export default function WabaForm({ channel, value, onChange, disabled }: Channel
           placeholder={t('verifyTokenPlaceholder')}
           value={str('verifyToken')}
           onChange={(e) => setConfig('verifyToken', e.currentTarget.value)}
-          error={verifyError}
+          error={verifyError ?? refused('verifyToken')}
           disabled={disabled}
           data-testid="waba-verify-token"
         />
@@ -101,7 +103,7 @@ export default function WabaForm({ channel, value, onChange, disabled }: Channel
           autoComplete="new-password"
           value={secret('accessToken')}
           onChange={(e) => setSecret('accessToken', e.currentTarget.value.trim())}
-          error={required('accessToken', saved('accessToken') || !!secret('accessToken'))}
+          error={required('accessToken', saved('accessToken') || !!secret('accessToken')) ?? refused('accessToken')}
           onBlur={visit('accessToken')}
           disabled={disabled}
           data-testid="waba-access-token"
@@ -115,7 +117,7 @@ export default function WabaForm({ channel, value, onChange, disabled }: Channel
           autoComplete="new-password"
           value={secret('appSecret')}
           onChange={(e) => setSecret('appSecret', e.currentTarget.value.trim())}
-          error={required('appSecret', saved('appSecret') || !!secret('appSecret'))}
+          error={required('appSecret', saved('appSecret') || !!secret('appSecret')) ?? refused('appSecret')}
           onBlur={visit('appSecret')}
           disabled={disabled}
           data-testid="waba-app-secret"

@@ -66,7 +66,7 @@ export default function RatingsListPage() {
             <Text fz={34} fw={700} lh={1} data-testid="rating-average">{avg == null ? '—' : fmt(avg)}</Text>
             {avg != null && <Badge color={SCORE_COLOR[Math.round(avg)]} variant="light">{label(Math.round(avg))}</Badge>}
           </Group>
-          <Text size="sm" c="dimmed" mt={6} data-testid="rating-count">{t('count', { n: total })}</Text>
+          <Text size="sm" c="dimmed" mt={6} data-testid="rating-count">{t('count', { count: total })}</Text>
         </Card>
         <Card withBorder padding="md">
           <Text size="xs" c="dimmed" tt="uppercase" fw={600} mb={6}>{t('distribution')}</Text>

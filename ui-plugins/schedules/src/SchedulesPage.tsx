@@ -22,6 +22,9 @@ import { formatZoned, fromZonedWall } from './zoned.ts';
 const STATE_COLOR: Record<ScheduleState, string> = { scheduled: 'blue', sending: 'yellow', sent: 'teal', failed: 'red' };
 
 /** `/agendamentos`: every scheduled message of the tenant, filtered by status, date and contact; create, edit, cancel. */
+/** The text as the table shows it: a signed message's `*Ana*:` line reads "Ana:" (the customer sees WhatsApp's bold). */
+const unsigned = (body: string) => body.replace(/^\*([^*\n]+)\*:\n/, '$1: ');
+
 export default function SchedulesPage() {
   const { t, i18n } = usePluginTranslation('schedules');
   const queryClient = useQueryClient();
@@ -81,7 +84,7 @@ export default function SchedulesPage() {
         </Stack>
       ),
     },
-    { key: 'body', title: t('message'), render: (s) => <Text size="sm" lineClamp={2} style={{ whiteSpace: 'pre-wrap' }}>{s.body}</Text> },
+    { key: 'body', title: t('message'), render: (s) => <Text size="sm" lineClamp={2} style={{ whiteSpace: 'pre-wrap' }}>{unsigned(s.body)}</Text> },
     {
       key: 'scheduleDate',
       title: t('when'),

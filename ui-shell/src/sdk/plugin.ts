@@ -133,6 +133,11 @@ export interface ChannelFormProps {
   onChange(next: ChannelFormValue): void;
   /** True while the dialog saves. */
   disabled?: boolean;
+  /**
+   * The server's refusal of one provider field (its answer's `field` and `details`), by the field's key
+   * in `config` or `secrets`: the form shows it under that field.
+   */
+  fieldErrors?: Record<string, string>;
 }
 
 /** The live connection state of a channel (pushed by `channel.updated`). */

@@ -322,7 +322,8 @@ interface IngestRow {
 }
 
 export function previewOf(body: string | undefined, type: string): string {
-  const text = (body ?? '').trim();
+  // A signed reply previews as "Ana: texto", not with the WhatsApp bold markers and line break of its signature.
+  const text = (body ?? '').trim().replace(/^\*([^*\n]+)\*:\n/, '$1: ');
   if (text) return text.length > 255 ? `${text.slice(0, 252)}...` : text;
   return { image: '📷 Imagem', video: '🎥 Vídeo', audio: '🎤 Áudio', application: '📎 Arquivo', sticker: 'Figurinha' }[type] ?? '';
 }

@@ -146,6 +146,8 @@ export async function sendMessage(kernel: Kernel, who: ResolvedPrincipal, ticket
 
 /** The signature as WhatsApp shows it: the agent's name in bold on its own line, then the text. */
 export const signed = (name: string, body: string) => `*${name}*:\n${body}`;
+/** The signature line `signed` writes, with the name it carries. */
+const SIGNATURE = /^\*([^*\n]+)\*:\n/;
 
 async function ownMessage(kernel: Kernel, who: ResolvedPrincipal, messageId: string) {
   if (!/^\d{1,18}$/.test(messageId)) throw new AppError('ERR_INVALID_MESSAGE');
@@ -179,8 +181,18 @@ function authorOnly(who: ResolvedPrincipal, m: MessageRow) {
 export async function editMessage(kernel: Kernel, who: ResolvedPrincipal, messageId: string, body: string) {
   const m = await ownMessage(kernel, who, messageId);
   authorOnly(who, m);
-  const text = body.trim();
+  let text = body.trim();
   if (!text || !m.from_me || m.deleted_at || m.type !== 'chat') throw new AppError('ERR_INVALID_MESSAGE');
+  if (!m.is_note) {
+    // The signature is part of what the customer got: an edit changes the text under it and keeps it
+    // (issue U2 #8), whatever the edit carries in its place; under ForceSignature an unsigned text gets one.
+    const kept = SIGNATURE.exec(m.body);
+    const typed = SIGNATURE.exec(text);
+    if (typed) text = text.slice(typed[0].length).trim();
+    if (!text) throw new AppError('ERR_INVALID_MESSAGE');
+    if (kept) text = signed(kept[1]!, text);
+    else if ((await visibilitySettings(kernel, who.tenantId)).ForceSignature === 'enabled') text = signed(who.name, text);
+  }
   if (m.provider_id && !m.is_note) {
     const { channel, adapter } = await adapterFor(kernel, who.tenantId, m.channel_id);
     if (!adapter?.capabilities.edit || !adapter.edit || !channel) throw new AppError('ERR_INVALID_MESSAGE');
@@ -279,7 +291,8 @@ export async function forwardMessages(kernel: Kernel, who: ResolvedPrincipal, me
 export async function searchMessages(kernel: Kernel, who: ResolvedPrincipal, ticketId: number, term: string) {
   await visibleTicket(kernel, who, ticketId);
   const r = await kernel.db.pool.query<MessageRow>(
-    `SELECT * FROM messages WHERE tenant_id = $1 AND ticket_id = $2 AND deleted_at IS NULL AND body ILIKE $3 ORDER BY id DESC LIMIT 100`,
+    // A scheduled message not sent yet is not part of the conversation (the conversation lists it apart).
+    `SELECT * FROM messages WHERE tenant_id = $1 AND ticket_id = $2 AND deleted_at IS NULL AND (schedule_date IS NULL OR status <> 'pending') AND body ILIKE $3 ORDER BY id DESC LIMIT 100`,
     [who.tenantId, ticketId, `%${escapeLike(term)}%`],
   );
   return { messages: r.rows.map(messageOut) };
@@ -303,7 +316,7 @@ export async function contactMessages(kernel: Kernel, who: ResolvedPrincipal, co
   const params: unknown[] = [who.tenantId, visible];
   if (before) params.push(before);
   const r = await kernel.db.pool.query<MessageRow>(
-    `SELECT * FROM messages WHERE tenant_id = $1 AND ticket_id = ANY($2::int[])${before ? ' AND id < $3' : ''} ORDER BY id DESC LIMIT ${PAGE_SIZE + 1}`,
+    `SELECT * FROM messages WHERE tenant_id = $1 AND ticket_id = ANY($2::int[]) AND (schedule_date IS NULL OR status <> 'pending')${before ? ' AND id < $3' : ''} ORDER BY id DESC LIMIT ${PAGE_SIZE + 1}`,
     params,
   );
   return { messages: r.rows.slice(0, PAGE_SIZE).map(messageOut), hasMore: r.rows.length > PAGE_SIZE };

@@ -38,6 +38,11 @@ export const ratingRequestText = (c: RatingConfig) => c.message ?? RATING_REQUES
  */
 export function installRatingAttempts(kernel: Kernel) {
   kernel.hooks.afterInbound.add(async (e) => {
+    // The customer scored: the farewell the agent chose with the request is their thanks.
+    if (!e.fromMe && e.ratingClosed) {
+      await sendPendingFarewell(kernel, e.tenantId, e.ticketId);
+      return;
+    }
     // A reaction to the question is not an answer; a score was already recorded by ingestion.
     if (e.fromMe || e.ratingClosed || e.message.type === 'reaction' || !e.ticket || e.ticket.status === 'closed') return;
     // The ticket as read after the message was stored: no request pending means nothing to do, without a
@@ -79,5 +84,26 @@ export function installRatingAttempts(kernel: Kernel) {
     }
     const ticket = await loadTicket(kernel, e.tenantId, e.ticketId);
     if (ticket) await publishTicket(kernel, ticket);
+    // Closed without a score: the customer still gets the farewell.
+    await sendPendingFarewell(kernel, e.tenantId, e.ticketId);
   });
+}
+
+/**
+ * The farewell kept with the latest first rating request of the ticket (tickets.ts), sent once the
+ * request is settled; the `farewell_sent` log marks it sent so a later answer does not send it twice.
+ */
+async function sendPendingFarewell(kernel: Kernel, tenantId: number, ticketId: number) {
+  const r = await kernel.db.pool.query<{ id: number; farewell: string | null; user_id: number | null }>(
+    `SELECT l.id, l.data->>'farewell' AS farewell, l.user_id FROM ticket_logs l
+      WHERE l.tenant_id = $1 AND l.ticket_id = $2 AND l.type = 'rating_requested' AND (l.data->>'attempt')::int = 1
+      ORDER BY l.id DESC LIMIT 1`,
+    [tenantId, ticketId],
+  );
+  const req = r.rows[0];
+  if (!req?.farewell) return;
+  const sent = await kernel.db.pool.query(`SELECT 1 FROM ticket_logs WHERE tenant_id = $1 AND ticket_id = $2 AND type = 'farewell_sent' AND id > $3`, [tenantId, ticketId, req.id]);
+  if (sent.rowCount) return;
+  await kernel.db.pool.query(`INSERT INTO ticket_logs (tenant_id, ticket_id, user_id, type, data) VALUES ($1, $2, $3, 'farewell_sent', '{"afterRating":true}')`, [tenantId, ticketId, req.user_id]);
+  await queueOutbound(kernel, { tenantId, ticketId, userId: req.user_id, body: req.farewell, data: { farewell: true } });
 }

@@ -153,7 +153,7 @@ export async function conversationRoutes(app: FastifyInstance, kernel: Kernel) {
     !data?.ticket || canSee(who, factsOf(data.ticket), await visibilitySettings(kernel, who.tenantId));
   for (const ev of ['ticket.created', 'message.created', 'message.ack_updated', 'message.updated', 'message.deleted']) kernel.realtime.addVisibilityFilter(ev, visible);
   // A ticket that moves out of someone's sight (transfer, hiding settings) is removed from their list live.
-  kernel.realtime.addVisibilityFilter('ticket.updated', visible, (d: { ticket?: { id: number } }) => (d?.ticket ? { event: 'ticket.removed', data: { id: d.ticket.id } } : undefined));
+  kernel.realtime.addVisibilityFilter('ticket.updated', visible, (d: { ticket?: { id: number; updatedAt?: string } }) => (d?.ticket ? { event: 'ticket.removed', data: { id: d.ticket.id, updatedAt: d.ticket.updatedAt } } : undefined));
   kernel.realtime.addRoomAuthorizer('ticket', async (who, id) => {
     const t = await loadTicket(kernel, who.tenantId, Number(id));
     return !!t && canSee(who, factsOf(ticketOut(t)), await visibilitySettings(kernel, who.tenantId));
@@ -168,12 +168,26 @@ export async function conversationRoutes(app: FastifyInstance, kernel: Kernel) {
     r.get('/api/tickets/:id', { ...tickets, schema: { operationId: 'getTicket', tags, summary: 'Mostra um atendimento', params: idParam, response: { 200: ticketSchema } } }, async (req) => ticketOut(await visibleTicket(kernel, req.access!, req.params.id)));
     r.get('/api/tickets/:ticketId/logs', { ...tickets, schema: { operationId: 'listTicketLogs', tags, summary: 'Histórico de um atendimento', params: ticketIdParam, response: { 200: z.array(ticketLog) } } }, async (req) => {
       await visibleTicket(kernel, req.access!, req.params.ticketId);
-      const logs = await kernel.db.pool.query<z.output<typeof ticketLog>>(
+      type Side = { userId?: number | null; queueId?: number | null } | undefined;
+      type LogRow = Omit<z.output<typeof ticketLog>, 'data'> & { data: { from?: Side; to?: Side; [k: string]: unknown } | null };
+      const tenantId = principalOf(req).tenantId;
+      const logs = await kernel.db.pool.query<LogRow>(
         `SELECT l.id, l.type, l.data, l.created_at AS "createdAt", l.user_id AS "userId", u.name AS "userName"
            FROM ticket_logs l LEFT JOIN users u ON u.id = l.user_id WHERE l.tenant_id = $1 AND l.ticket_id = $2 ORDER BY l.id DESC LIMIT 500`,
-        [principalOf(req).tenantId, req.params.ticketId],
+        [tenantId, req.params.ticketId],
       );
-      return logs.rows;
+      // A transfer says from whom and which queue to whom and which queue, by name (the ids stay in `data`).
+      const sides = logs.rows.flatMap((l) => [l.data?.from, l.data?.to]).filter((x): x is NonNullable<Side> => !!x);
+      const userIds = [...new Set(sides.map((x) => x.userId).filter((x): x is number => typeof x === 'number'))];
+      const queueIds = [...new Set(sides.map((x) => x.queueId).filter((x): x is number => typeof x === 'number'))];
+      const [users, queues] = await Promise.all([
+        userIds.length ? kernel.db.pool.query<{ id: number; name: string }>('SELECT id, name FROM users WHERE tenant_id = $1 AND id = ANY($2::int[])', [tenantId, userIds]) : { rows: [] },
+        queueIds.length ? kernel.db.pool.query<{ id: number; name: string }>('SELECT id, name FROM queues WHERE tenant_id = $1 AND id = ANY($2::int[])', [tenantId, queueIds]) : { rows: [] },
+      ]);
+      const userName = new Map(users.rows.map((u) => [u.id, u.name]));
+      const queueName = new Map(queues.rows.map((q) => [q.id, q.name]));
+      const named = (x: Side) => (x ? { userName: (x.userId && userName.get(x.userId)) || null, queueName: (x.queueId && queueName.get(x.queueId)) || null } : undefined);
+      return logs.rows.map((l) => (l.data?.from || l.data?.to ? { ...l, from: named(l.data.from), to: named(l.data.to) } : l));
     });
     r.post(
       '/api/tickets',

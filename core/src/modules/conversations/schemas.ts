@@ -109,7 +109,18 @@ export const ticketPage = z.object({
 });
 
 /** A row of a ticket's history (`ticket_logs`). */
-export const ticketLog = z.object({ id: int, type: z.string(), data: z.record(z.string(), z.unknown()), createdAt: instant, userId: int.nullable(), userName: z.string().nullable() });
+/** One side of a transfer named for the history (the ids stay in `data`). */
+const logSide = z.object({ userName: z.string().nullable(), queueName: z.string().nullable() });
+export const ticketLog = z.object({
+  id: int,
+  type: z.string(),
+  data: z.record(z.string(), z.unknown()).nullable(),
+  createdAt: instant,
+  userId: int.nullable(),
+  userName: z.string().nullable(),
+  from: logSide.optional(),
+  to: logSide.optional(),
+});
 
 /** Bulk actions: how many succeeded and which failed with which catalogue code. */
 export const bulkFailures = z.array(z.object({ id: int, error: z.string() }));

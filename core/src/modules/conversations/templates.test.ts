@@ -20,6 +20,13 @@ describe('template variables', () => {
     expect(renderTemplate('[{{kanban}}]', { ...ctx, provided: {} })).toBe('[]');
   });
 
+  it('one syntax, {{variable}}, with the Portuguese names; single-brace known names saved under the old hint still fill', () => {
+    expect(renderTemplate('{{saudação}}, {{primeiroNome}}! Protocolo {{protocolo}} — {{Atendente}}, {{nome}}', ctx)).toBe('Bom dia, Maria! Protocolo 20261125000001 — Ana, Maria Souza');
+    expect(renderTemplate('Olá {nome}, seu protocolo é {protocolo}.', ctx)).toBe('Olá Maria Souza, seu protocolo é 20261125000001.');
+    // Braces that are not a variable are the customer's text.
+    expect(renderTemplate('{"a": 1} {preço} {{{x}}}', ctx)).toBe('{"a": 1} {preço} {{{x}}}');
+  });
+
   it('greets by the tenant time of day', () => {
     expect(greetingAt(new Date('2026-11-25T16:00:00Z'), 'America/Sao_Paulo')).toBe('Boa tarde');
     expect(greetingAt(new Date('2026-11-25T23:30:00Z'), 'America/Sao_Paulo')).toBe('Boa noite');

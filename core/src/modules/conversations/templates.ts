@@ -26,6 +26,24 @@ export interface TemplateContext {
   birthday?: boolean;
 }
 
+/**
+ * The Portuguese names admins write (issue U2 #2: the old quick-message hint taught `{nome}` and
+ * `{protocolo}`), matched without accents or case: `{{nome}}` is `{{name}}`.
+ */
+const ALIASES: Record<string, TemplateVariable> = {
+  nome: 'name', primeironome: 'firstName', sobrenome: 'lastName', saudacao: 'greeting', protocolo: 'protocol',
+  telefone: 'phoneNumber', numero: 'phoneNumber', celular: 'phoneNumber', atendente: 'user', usuario: 'user',
+  emailatendente: 'userEmail', empresa: 'businessName',
+};
+const fold = (k: string) => k.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+/** The variable a written name stands for (`nome`, `Saudação`, `name`), or the name as written. */
+export const canonicalVariable = (key: string): string => ALIASES[fold(key)] ?? key;
+/** `{{ name }}`, the one syntax; letters with accents are part of a name (`{{saudação}}`). */
+const DOUBLE = /\{\{\s*([\p{L}\w]+)\s*\}\}/gu;
+/** `{nome}`: a single-brace known variable, as texts saved under the old hint carry it. Unknown words stay as written. */
+const SINGLE = /(?<!\{)\{([\p{L}\w]+)\}(?!\})/gu;
+const isKnown = (key: string) => (TEMPLATE_VARIABLES as readonly string[]).includes(canonicalVariable(key));
+
 const BIRTHDAY_OMITS = new Set<TemplateVariable>(['protocol', 'user']);
 
 /** 'Bom dia' before noon, 'Boa tarde' until 18h, 'Boa noite' after, in the tenant's time zone. */
@@ -49,7 +67,9 @@ export function renderTemplate(template: string, ctx: TemplateContext): string {
     lastName: ctx.contact?.lastName ?? '',
     businessName: ctx.contact?.businessName ?? '',
   };
-  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, key: string) => {
+  const legacy = template.replace(SINGLE, (whole, key: string) => (isKnown(key) ? `{{${key}}}` : whole));
+  return legacy.replace(DOUBLE, (whole, written: string) => {
+    const key = canonicalVariable(written);
     if (ctx.provided && Object.hasOwn(ctx.provided, key)) return ctx.provided[key]!;
     if ((PROVIDED_SPEC_VARIABLES as readonly string[]).includes(key)) return '';
     if (!(TEMPLATE_VARIABLES as readonly string[]).includes(key)) return whole;
@@ -62,7 +82,7 @@ export function renderTemplate(template: string, ctx: TemplateContext): string {
 export type TemplateProvider = (facts: TemplateFacts) => Promise<string | null | undefined> | string | null | undefined;
 
 /** The variable names a template uses. */
-const usedVariables = (template: string): Set<string> => new Set([...template.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]!));
+const usedVariables = (template: string): Set<string> => new Set([...template.matchAll(DOUBLE)].map((m) => canonicalVariable(m[1]!)));
 
 
 export interface RenderTarget {
@@ -100,7 +120,7 @@ type Queryable = { query<R>(text: string, params?: unknown[]): Promise<{ rows: R
  * `{{` is returned as is without touching the database.
  */
 export async function renderFor(db: Queryable, tenantId: number, template: string, target: RenderTarget, providers?: ReadonlyMap<string, { provide: TemplateProvider }>): Promise<string> {
-  if (!template.includes('{{')) return template;
+  if (!template.includes('{')) return template;
   const r = await db.query<FactsRow>(
     `SELECT tn.timezone, t.protocol, c.id AS contact_id, c.name, c.email, c.number, c.first_name, c.last_name, c.business_name,
             u.id AS user_id, u.name AS user_name, u.email AS user_email

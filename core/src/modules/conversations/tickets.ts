@@ -151,7 +151,10 @@ export async function updateTicket(kernel: Kernel, actor: Actor, ticketId: numbe
         const targetUser = u.userId === undefined ? cur.user_id : u.userId;
         const targetQueue = u.queueId === undefined ? cur.queue_id : u.queueId;
         const isStart = u.status === 'open' && cur.status === 'pending';
-        if (!isStart && u.status !== 'pending' && u.status !== 'closed') {
+        // Reopening a resolved ticket names who will answer it; the ticket's own agent (or an admin on their own
+        // ticket) reopening it is not a transfer to themselves.
+        const isReopen = u.status === 'open' && cur.status === 'closed';
+        if (!isStart && !isReopen && u.status !== 'pending' && u.status !== 'closed') {
           // Transfer refusals (spec §4).
           if (u.userId !== undefined && u.userId !== null && u.userId === cur.user_id && (u.queueId === undefined || u.queueId === cur.queue_id)) throw new AppError('ERR_TICKET_SAME_USER');
           // Nobody chosen and the ticket already waits, unassigned, in the chosen queue: nothing to transfer.
@@ -200,6 +203,12 @@ export async function updateTicket(kernel: Kernel, actor: Actor, ticketId: numbe
           if (u.userId === undefined) put('user_id', null);
           await log(sql, actor.tenantId, ticketId, actor.userId, 'returned_to_queue');
         } else if (u.status === 'closed') {
+          const farewellText = async () => {
+            const ch = cur.channel_id ? (await sql.query<{ farewell_message: string | null }>('SELECT farewell_message FROM channels WHERE tenant_id = $1 AND id = $2', [actor.tenantId, cur.channel_id])).rows[0] : undefined;
+            const text = (u.farewellMessage ?? ch?.farewell_message ?? '').trim();
+            if (!text) throw new AppError('ERR_INVALID_MESSAGE');
+            return text;
+          };
           if (u.sendRating) {
             const cfg = await ratingConfig(sql, actor.tenantId);
             // The tenant switched ratings off (/avaliacoes/configurar): nothing is sent and the ticket stays as it was.
@@ -208,12 +217,13 @@ export async function updateTicket(kernel: Kernel, actor: Actor, ticketId: numbe
             put('rating_requested_at', new Date());
             // The tenant's own request text when it wrote one; the answers that are not a score are handled by rating.ts.
             const text = ratingRequestText(cfg);
+            // A farewell asked for together with the rating is the thanks the customer gets once they have
+            // answered (rating.ts sends it when the ticket closes): sent now, it would be buried under the question.
+            const farewell = u.sendFarewell ? await farewellText() : undefined;
             followUps.push(() => queueOutbound(kernel, { tenantId: actor.tenantId, ticketId, userId: actor.userId, body: text, data: { ratingRequest: true, attempt: 1 } }));
-            await log(sql, actor.tenantId, ticketId, actor.userId, 'rating_requested', { attempt: 1 });
+            await log(sql, actor.tenantId, ticketId, actor.userId, 'rating_requested', { attempt: 1, ...(farewell ? { farewell } : {}) });
           } else if (u.sendFarewell) {
-            const ch = cur.channel_id ? (await sql.query<{ farewell_message: string | null }>('SELECT farewell_message FROM channels WHERE tenant_id = $1 AND id = $2', [actor.tenantId, cur.channel_id])).rows[0] : undefined;
-            const text = (u.farewellMessage ?? ch?.farewell_message ?? '').trim();
-            if (!text) throw new AppError('ERR_INVALID_MESSAGE');
+            const text = await farewellText();
             put('farewell_sent_at', new Date());
             followUps.push(() => queueOutbound(kernel, { tenantId: actor.tenantId, ticketId, userId: actor.userId, body: text, data: { farewell: true } }));
             followUps.push(() => kernel.jobs.enqueue(FAREWELL_CLOSE_JOB, { tenantId: actor.tenantId, ticketId }, { jobId: `farewell-${ticketId}-${Date.now()}`, delayMs: 30_000 }));

@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Badge, Box, Button, Center, Group, Paper, Skeleton, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Box, Button, Center, Group, Skeleton, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import {
   IconArrowBackUp, IconArrowLeft, IconArrowsExchange, IconCalendarTime, IconCheck, IconCircleX, IconDotsVertical, IconEye, IconHistory, IconLayoutSidebarRight,
@@ -9,7 +9,7 @@ import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
-import { ErrorBox, errorMessage, notify, sessionAtom, usePhoneFormat, useRealtimeRoom, type ComposerSendPayload } from '@atende/ui-shell/sdk';
+import { ErrorBox, errorMessage, notify, sessionAtom, usePhoneFormat, useRealtime, useRealtimeRoom, type ComposerSendPayload } from '@atende/ui-shell/sdk';
 import { OnFirstOpen } from '../../ui/deferred.tsx';
 import { Menu, Tooltip } from '../../ui/overlays.tsx';
 import {
@@ -20,6 +20,8 @@ import { ChannelComposerPart } from './ChannelComposer.tsx';
 import { ContactPanel } from './ContactPanel.tsx';
 import { applyMessage, applyTicket, messagesKey } from './live.ts';
 import { ticketQuery } from './queries.ts';
+import { useReadWhileOpen } from './useReadWhileOpen.ts';
+import { ScheduledBar } from './ScheduledBar.tsx';
 import { tenantSettingsQuery } from '../../shell/tenant-settings.ts';
 import { MessageList } from './MessageList.tsx';
 import { contactPanelAtom, signMessageAtom, statusTabAtom } from './state.ts';
@@ -133,6 +135,15 @@ function Conversation({ id }: { id: number }) {
     if (ticket && ticket.unreadMessages > 0 && msgs.isSuccess && !spy) applyTicket(qc, { ...ticket, unreadMessages: 0 });
   }, [msgs.isSuccess]);
 
+  useReadWhileOpen(ticket, { spy, userId: session?.userId, ready: msgs.isSuccess });
+  // The open ticket left the user's sight (transferred to someone in another queue, here or in another tab):
+  // say so and go back to the list, rather than ask the server again and show "not found".
+  useRealtime<{ id?: number }>('ticket.removed', (d) => {
+    if (d?.id !== id) return;
+    notify.info(t('tickets.chat.movedAway'));
+    navigate('/atendimento');
+  });
+
   const [replyTo, setReplyTo] = useState<Message | null>(null);
   const [editing, setEditing] = useState<Message | null>(null);
   const [deleting, setDeleting] = useState<Message | null>(null);
@@ -140,6 +151,7 @@ function Conversation({ id }: { id: number }) {
   const [dialog, setDialog] = useState<'transfer' | 'resolve' | 'schedule' | 'logs' | 'search' | 'forward' | 'reopen' | null>(null);
   const [forceClosing, setForceClosing] = useState(false);
   const [scheduleBody, setScheduleBody] = useState('');
+  const [draftReset, setDraftReset] = useState(0);
   // Once a dialog has been asked for, they stay mounted (their close transitions and state behave as before).
   const [dialogsWanted, setDialogsWanted] = useState(false);
   if (dialog && dialog !== 'reopen' && !dialogsWanted) setDialogsWanted(true);
@@ -226,7 +238,8 @@ function Conversation({ id }: { id: number }) {
       throw e;
     }
   };
-  const reopen = () => void act({ status: 'open', userId: session?.userId }, () => setTab('open')).catch(() => undefined);
+  // A reopen is a status change only: the server gives the ticket to whoever reopens it (not a transfer).
+  const reopen = () => void act({ status: 'open' }, () => setTab('open')).catch(() => undefined);
   // What every composer of this conversation shares (the normal one and the notes-only one of a locked pending ticket).
   const composerBase = {
     ticketId: id,
@@ -328,7 +341,8 @@ function Conversation({ id }: { id: number }) {
               <Box style={{ minWidth: 0 }}>
                 <Group gap={6} wrap="nowrap">
                   <Text component="h2" fw={600} m={0} fz="md" truncate="end" data-testid="chat-name">{name}</Text>
-                  <Badge size="xs" color={statusColor} variant="light" data-testid="chat-status">{statusLabel}</Badge>
+                  {/* Never shrinks: a long name is what gets cut, not the status ("ABER…"). */}
+                  <Badge size="xs" color={statusColor} variant="light" data-testid="chat-status" style={{ flexShrink: 0, overflow: 'visible' }}>{statusLabel}</Badge>
                 </Group>
                 <Group gap={6} wrap="nowrap">
                   <ChannelIcon type={ticket.channel} size={12} />
@@ -396,11 +410,7 @@ function Conversation({ id }: { id: number }) {
             </Group>
           </Group>
         )}
-        {scheduled.length > 0 && (
-          <Paper radius={0} px="md" py={6} bg="var(--mantine-color-blue-light)">
-            <Group gap={6}><IconCalendarTime size={15} /><Text size="xs">{t('tickets.schedule.pendingCount', { n: scheduled.length })}</Text></Group>
-          </Paper>
-        )}
+        <ScheduledBar messages={scheduled} />
         {msgs.isPending || !ticket ? (
           <Box className={classes.wall} p="lg">
             <Stack gap="md">{[40, 65, 30, 55, 45].map((w, i) => <Group key={i} justify={i % 2 ? 'flex-end' : 'flex-start'}><Skeleton height={38} width={`${w}%`} radius="md" /></Group>)}</Stack>
@@ -458,6 +468,7 @@ function Conversation({ id }: { id: number }) {
             {...composerBase}
             replyTo={replyTo}
             onSchedule={(body) => { setScheduleBody(body); setDialog('schedule'); }}
+            draftReset={draftReset}
             sign={{ on: signChoice, forced: forceSignature, onChange: setSignChoice }}
             onAttach={attach}
             channelAction={<ChannelComposerPart part="composerAction" ticket={ticket} messages={serverMessages} hasOlder={!!msgs.hasNextPage} send={sendFromChannel} />}
@@ -487,6 +498,8 @@ function Conversation({ id }: { id: number }) {
             // A scheduled reply goes out under the agent's name like one sent now.
             const saved = await sendMessage(id, signs ? { ...p, signMessage: true } : p);
             applyMessage(qc, saved);
+            // Scheduled, so no longer a draft: an Enter in the composer must not send it now too.
+            setDraftReset((n) => n + 1);
           }} />
           <ForwardDialog opened={dialog === 'forward'} messageIds={[...selected]} onClose={() => setDialog(null)} onDone={() => { setDialog(null); setSelecting(false); setSelected(new Set()); }} />
           <LogsDrawer ticketId={id} opened={dialog === 'logs'} onClose={() => setDialog(null)} />

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { errorMessage, notify } from '@atende/ui-shell/sdk';
 import { Popover, Tooltip } from '../../ui/overlays.tsx';
 import { listQuickMessages, resolveQuickMessage, type Message, type QuickMessage } from './api.ts';
+import { splitSignature } from './util.tsx';
 import classes from './tickets.module.css';
 
 // The full picker (every emoji, search in the user's language) is fetched when first opened (U1).
@@ -34,6 +35,8 @@ export interface ComposerProps {
   onSend: (body: string, opts: { isNote: boolean; file?: File; sign: boolean }) => void;
   onSaveEdit: (m: Message, body: string) => void;
   onSchedule: (body: string) => void;
+  /** Changes when the draft was used elsewhere (scheduled): the composer empties. */
+  draftReset?: number;
   /** The ticket channel's composer extensions (ChannelComposer.tsx): a tool-row button and a strip above. */
   channelAction?: ReactNode;
   channelNotice?: ReactNode;
@@ -49,7 +52,10 @@ export interface ComposerProps {
 const QUICK_MESSAGE_VARIABLES = ['name', 'greeting', 'protocol', 'firstName', 'user'].map((v) => `{{${v}}}`).join(', ');
 
 /** Enter sends, Shift+Enter breaks the line, '/' opens quick messages (docs/ui.md). */
-export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, onCancelEdit, onSend, onSaveEdit, onSchedule, channelAction, channelNotice, sign, notesOnly, onAttach }: ComposerProps) {
+/** A message's text without its signature line, as the agent edits it. */
+const editingText = (m: Message) => (m.isNote ? m.body : (splitSignature(m.body)?.text ?? m.body));
+
+export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, onCancelEdit, onSend, onSaveEdit, onSchedule, draftReset, channelAction, channelNotice, sign, notesOnly, onAttach }: ComposerProps) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
   const [noteChosen, setIsNote] = useState(false);
@@ -75,8 +81,12 @@ export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, 
     drafts.current.set(ticketId, text);
   }, [text, ticketId]);
   useEffect(() => {
+    if (draftReset) setText('');
+  }, [draftReset]);
+  useEffect(() => {
     if (editing) {
-      setText(editing.body);
+      // The agent edits the text; the signature line above it stays as it was (the server keeps it).
+      setText(editingText(editing));
       inputRef.current?.focus();
     }
   }, [editing]);
@@ -108,7 +118,7 @@ export function Composer({ ticketId, disabled, replyTo, onCancelReply, editing, 
   const submit = async () => {
     const body = text.trim();
     if (editing) {
-      if (body && body !== editing.body) onSaveEdit(editing, body);
+      if (body && body !== editingText(editing)) onSaveEdit(editing, body);
       else onCancelEdit();
       setText('');
       return;

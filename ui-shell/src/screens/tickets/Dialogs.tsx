@@ -5,9 +5,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateTimeInputBR, errorMessage, formatDateTime, notify } from '@atende/ui-shell/sdk';
-import { forwardMessages, getLogs, getRatingConfig, listDemands, listFarewells, searchMessages, unwrap, type Contact, type Message } from './api.ts';
+import { fromZonedWall, useTenantTimeZone, zonedPreset } from './zoned.ts';
+import type { TFunction } from 'i18next';
+import { forwardMessages, getLogs, getRatingConfig, listDemands, listFarewells, searchMessages, unwrap, type Contact, type Message, type LogSide, type TicketLog } from './api.ts';
 import { ContactPicker } from './ContactPicker.tsx';
-import { intlLang, timeOf } from './util.tsx';
+import { intlLang, previewText, timeOf } from './util.tsx';
 
 // The transfer dialog lives in its own file (queue-filtered people with presence and load, the note).
 export { TransferDialog } from './TransferDialog.tsx';
@@ -70,7 +72,7 @@ export function ResolveDialog({ opened, onClose, onSubmit }: { opened: boolean; 
           />
         )}
         {farewell && <Textarea label={t('tickets.resolve.farewellText')} value={farewellText} onChange={(e) => setFarewellText(e.currentTarget.value)} autosize minRows={2} maxRows={6} data-testid="resolve-farewell-text" />}
-        {ratingOffered && <Switch label={t('tickets.resolve.askRating')} description={t('tickets.resolve.askRatingHint')} checked={rating} onChange={(e) => setRating(e.currentTarget.checked)} />}
+        {ratingOffered && <Switch label={t('tickets.resolve.askRating')} description={t('tickets.resolve.askRatingHint')} checked={rating} onChange={(e) => setRating(e.currentTarget.checked)} data-testid="resolve-rating" />}
         {demandList.length > 0 && (
           <Select label={t('tickets.resolve.demand')} placeholder={t('tickets.resolve.demandPlaceholder')} data={demandList.map((d) => d.name)} value={demand} onChange={setDemand} clearable searchable comboboxProps={{ withinPortal: true }} />
         )}
@@ -85,8 +87,6 @@ export function ResolveDialog({ opened, onClose, onSubmit }: { opened: boolean; 
 }
 
 const RECURRENCES = [0, 5, 10, 15, 20, 25, 30, 35, 40, 45, 60];
-const pad = (n: number) => String(n).padStart(2, '0');
-const isoLocal = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 
 /** Schedule a message: dd/MM/yyyy HH:mm, presets, recurrence, repetitions (core.md §5, §9). */
 export function ScheduleDialog({ opened, initialBody, onClose, onSubmit }: { opened: boolean; initialBody: string; onClose: () => void; onSubmit: (p: { body: string; scheduleDate: string; recurrence?: number; repetitions?: number }) => Promise<void> }) {
@@ -97,6 +97,8 @@ export function ScheduleDialog({ opened, initialBody, onClose, onSubmit }: { ope
   const [repetitions, setRepetitions] = useState<number | string>(1);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Dates are typed and shown on the company's clock, as /agendamentos shows them.
+  const timeZone = useTenantTimeZone(opened);
   useEffect(() => {
     if (opened) {
       setBody(initialBody);
@@ -106,19 +108,11 @@ export function ScheduleDialog({ opened, initialBody, onClose, onSubmit }: { ope
       setError(null);
     }
   }, [opened, initialBody]);
-  const preset = (kind: '30m' | 'tomorrow' | 'week') => {
-    const d = new Date();
-    if (kind === '30m') d.setMinutes(d.getMinutes() + 30);
-    else {
-      d.setDate(d.getDate() + (kind === 'tomorrow' ? 1 : 7));
-      d.setHours(9, 0, 0, 0);
-    }
-    setWhen(isoLocal(d));
-  };
+  const preset = (kind: '30m' | 'tomorrow' | 'week') => setWhen(zonedPreset(kind, timeZone));
   const submit = async () => {
     if (!when) return setError(t('tickets.schedule.dateRequired'));
     if (!body.trim()) return setError(t('tickets.schedule.bodyRequired'));
-    const date = new Date(when);
+    const date = fromZonedWall(when, timeZone);
     if (date.getTime() <= Date.now()) return setError(t('tickets.schedule.past'));
     setBusy(true);
     setError(null);
@@ -137,10 +131,10 @@ export function ScheduleDialog({ opened, initialBody, onClose, onSubmit }: { ope
     <Modal opened={opened} onClose={onClose} title={t('tickets.schedule.title')} centered>
       <Stack>
         <Textarea label={t('tickets.schedule.message')} value={body} onChange={(e) => setBody(e.currentTarget.value)} autosize minRows={3} maxRows={8} required />
-        <DateTimeInputBR label={t('tickets.schedule.when')} value={when} onChange={setWhen} required />
+        <DateTimeInputBR label={t('tickets.schedule.when')} description={t('tickets.schedule.timeZone', { tz: timeZone })} value={when} onChange={setWhen} required data-testid="schedule-when" />
         <Group gap="xs">
           <Button size="compact-sm" variant="light" onClick={() => preset('30m')}>{t('tickets.schedule.in30')}</Button>
-          <Button size="compact-sm" variant="light" onClick={() => preset('tomorrow')}>{t('tickets.schedule.tomorrow')}</Button>
+          <Button size="compact-sm" variant="light" onClick={() => preset('tomorrow')} data-testid="schedule-tomorrow">{t('tickets.schedule.tomorrow')}</Button>
           <Button size="compact-sm" variant="light" onClick={() => preset('week')}>{t('tickets.schedule.nextWeek')}</Button>
         </Group>
         <Group grow>
@@ -150,7 +144,7 @@ export function ScheduleDialog({ opened, initialBody, onClose, onSubmit }: { ope
         {error && <Alert color="red">{error}</Alert>}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>{t('common.cancel')}</Button>
-          <Button onClick={() => void submit()} loading={busy}>{t('tickets.schedule.submit')}</Button>
+          <Button onClick={() => void submit()} loading={busy} data-testid="schedule-submit">{t('tickets.schedule.submit')}</Button>
         </Group>
       </Stack>
     </Modal>
@@ -194,6 +188,16 @@ export function ForwardDialog({ opened, messageIds, onClose, onDone }: { opened:
 }
 
 /** The ticket's history (`GET /tickets/:id/logs`). */
+/** "Ana · Atendimento": who and which queue a transfer side names. */
+const sideText = (x: LogSide | undefined, t: TFunction) => (x ? [x.userName, x.queueName].filter(Boolean).join(' · ') || t('tickets.logs.nobody') : t('tickets.logs.nobody'));
+
+/** The line under a history entry that says what it did: a transfer from/to, a score. */
+function logDetail(l: TicketLog, t: TFunction): string | null {
+  if (l.type === 'transferred' && (l.from || l.to)) return t('tickets.logs.fromTo', { from: sideText(l.from, t), to: sideText(l.to, t) });
+  if (l.type === 'rated' && typeof l.data?.rating === 'number') return t('tickets.logs.score', { n: l.data.rating });
+  return null;
+}
+
 export function LogsDrawer({ ticketId, opened, onClose }: { ticketId: number; opened: boolean; onClose: () => void }) {
   const { t, i18n } = useTranslation();
   const logs = useQuery({ queryKey: ['tickets', 'logs', ticketId], queryFn: () => getLogs(ticketId), enabled: opened });
@@ -202,7 +206,8 @@ export function LogsDrawer({ ticketId, opened, onClose }: { ticketId: number; op
       {logs.isPending ? <Loader /> : !logs.data?.length ? <Text c="dimmed" size="sm">{t('tickets.logs.empty')}</Text> : (
         <Timeline bulletSize={18} lineWidth={2} active={logs.data.length}>
           {logs.data.map((l) => (
-            <Timeline.Item key={l.id} bullet={<IconCircleDot size={12} />} title={i18n.exists(`tickets.logs.types.${l.type}`) ? t(`tickets.logs.types.${l.type}`) : l.type}>
+            <Timeline.Item key={l.id} bullet={<IconCircleDot size={12} />} title={i18n.exists(`tickets.logs.types.${l.type}`) ? t(`tickets.logs.types.${l.type}`) : t('tickets.logs.types.other')} data-testid="log-entry">
+              {logDetail(l, t) && <Text size="sm">{logDetail(l, t)}</Text>}
               <Text size="xs" c="dimmed">{formatDateTime(l.createdAt, i18n.language)}{l.userName ? ` · ${l.userName}` : ''}</Text>
             </Timeline.Item>
           ))}
@@ -232,7 +237,7 @@ export function SearchDrawer({ ticketId, opened, onClose, onPick }: { ticketId: 
                 <Badge size="xs" variant="light" color={m.fromMe ? 'teal' : 'gray'}>{m.fromMe ? t('tickets.msg.you') : t('tickets.msg.contact')}</Badge>
                 <Text size="xs" c="dimmed">{new Date(m.timestamp ?? m.createdAt).toLocaleDateString(lng)} {timeOf(m.timestamp ?? m.createdAt, lng)}</Text>
               </Group>
-              <Text size="sm" lineClamp={3} mt={4}>{m.body}</Text>
+              <Text size="sm" lineClamp={3} mt={4}>{previewText(m.body)}</Text>
             </UnstyledButton>
           ))}
         </ScrollArea.Autosize>

@@ -4,14 +4,15 @@ import { IconAdjustmentsHorizontal, IconChecks, IconFilterOff, IconMessagePlus, 
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useAtomValue } from 'jotai';
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, memo, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { EmptyState, ErrorBox, errorMessage, notify, sessionAtom } from '@atende/ui-shell/sdk';
 import { Menu, Tooltip } from '../../ui/overlays.tsx';
 import { listChannels, listQueues, markAllRead, unwrap, type Channel, type Queue, type Ticket, type TicketFilters, type TicketStatus } from './api.ts';
 import { ticketListQuery } from './queries.ts';
-import { ChannelIcon, ContactAvatar, intlLang, relativeTime, ticketName } from './util.tsx';
+import { OnFirstOpen } from '../../ui/deferred.tsx';
+import { ChannelIcon, ContactAvatar, intlLang, previewText, relativeTime, ticketName } from './util.tsx';
 import { WaitInfo } from './WaitInfo.tsx';
 import { TeamPresenceButton } from './TeamPresence.tsx';
 import classes from './tickets.module.css';
@@ -29,6 +30,9 @@ interface Props {
   onNewTicket: () => void;
 }
 
+// Fetched the first time it opens (the list paints first, U1).
+const ConfirmDialog = lazy(() => import('../../sdk/components/ConfirmDialog.tsx').then((m) => ({ default: m.ConfirmDialog })));
+
 export function TicketList({ status, onStatus, filters, onFilters, selectedId, onNewTicket }: Props) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
@@ -39,6 +43,7 @@ export function TicketList({ status, onStatus, filters, onFilters, selectedId, o
   const searchRef = useRef<HTMLInputElement>(null);
   const qc = useQueryClient();
   const [marking, setMarking] = useState(false);
+  const [confirmMark, setConfirmMark] = useState(false);
   const markAll = async () => {
     setMarking(true);
     try {
@@ -164,9 +169,25 @@ export function TicketList({ status, onStatus, filters, onFilters, selectedId, o
             </Menu.Dropdown>
           </Menu>
           <Tooltip label={t('tickets.markAllRead.action')}>
-            <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('tickets.markAllRead.action')} onClick={() => void markAll()} loading={marking} data-testid="mark-all-read"><IconChecks size={20} /></ActionIcon>
+            <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('tickets.markAllRead.action')} onClick={() => setConfirmMark(true)} loading={marking} data-testid="mark-all-read"><IconChecks size={20} /></ActionIcon>
           </Tooltip>
           {canShowAll && <TeamPresenceButton />}
+          {/* Asked first: it clears every badge the user can see, in every queue, and cannot be undone. */}
+          <OnFirstOpen opened={confirmMark}>
+            {(opened) => (
+              <Suspense fallback={null}>
+                <ConfirmDialog
+                  opened={opened}
+                  danger={false}
+                  title={t('tickets.markAllRead.action')}
+                  message={t('tickets.markAllRead.confirm', { count: (query.data?.pages[0]?.unread?.open ?? 0) + (query.data?.pages[0]?.unread?.pending ?? 0) })}
+                  confirmLabel={t('tickets.markAllRead.confirmButton')}
+                  onClose={() => setConfirmMark(false)}
+                  onConfirm={async () => { await markAll(); setConfirmMark(false); }}
+                />
+              </Suspense>
+            )}
+          </OnFirstOpen>
           <Tooltip label={t('tickets.contactsMode')}>
             <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('tickets.contactsMode')} onClick={() => navigate('/atendimento/contatos')}><IconUsers size={20} /></ActionIcon>
           </Tooltip>
@@ -263,7 +284,7 @@ const TicketRow = memo(function TicketRow({ ticket, selected, lng, yesterday, on
           <Text size="xs" c={unread ? 'var(--tk-unread)' : 'dimmed'} fw={unread ? 600 : 400} style={{ flexShrink: 0 }}>{relativeTime(ticket.lastMessageAt, lng, yesterday)}</Text>
         </Group>
         <Group justify="space-between" wrap="nowrap" gap={6}>
-          <Text size="xs" c={unread ? undefined : 'dimmed'} truncate="end" style={{ flex: 1, minWidth: 0 }}>{ticket.lastMessage || '\u00a0'}</Text>
+          <Text size="xs" c={unread ? undefined : 'dimmed'} truncate="end" style={{ flex: 1, minWidth: 0 }}>{previewText(ticket.lastMessage) || '\u00a0'}</Text>
           {unread && <Badge size="sm" circle={ticket.unreadMessages < 10} color="green" variant="filled" data-testid="unread-badge">{ticket.unreadMessages > 99 ? '99+' : ticket.unreadMessages}</Badge>}
         </Group>
         <Group gap={6} wrap="nowrap" mt={1}>

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useMatch, useParams } from 'react-router-dom';
 import { useRealtime } from '@atende/ui-shell/sdk';
 import type { Message, Ticket } from './api.ts';
+import { useCatalogLive } from './useCatalogLive.ts';
 import { applyMessage, applyTicket } from './live.ts';
 import { tenantSettingsQuery } from '../../shell/tenant-settings.ts';
 import { filtersAtom, statusTabAtom } from './state.ts';
@@ -36,9 +37,9 @@ export default function TicketsScreen() {
 
   useRealtime<{ ticket?: Ticket }>('ticket.created', (d) => d?.ticket && applyTicket(qc, d.ticket));
   useRealtime<{ ticket?: Ticket }>('ticket.updated', (d) => d?.ticket && applyTicket(qc, d.ticket));
-  useRealtime<{ id?: number; ticket?: { id: number } }>('ticket.removed', (d) => {
+  useRealtime<{ id?: number; updatedAt?: string; ticket?: { id: number } }>('ticket.removed', (d) => {
     const id = d?.id ?? d?.ticket?.id;
-    if (id) applyTicket(qc, { id }, true);
+    if (id) applyTicket(qc, { id, updatedAt: d?.updatedAt }, true);
   });
   const onMessage = (deleted: boolean) => (d: { message?: Message; ticket?: Ticket }) => {
     if (d?.ticket) applyTicket(qc, d.ticket);
@@ -49,6 +50,7 @@ export default function TicketsScreen() {
   useRealtime('message.updated', onMessage(false));
   useRealtime('message.deleted', onMessage(true));
   // After a gap the server cannot replay, the lists are fetched again.
+  useCatalogLive();
   useRealtime('resync', () => void qc.invalidateQueries({ queryKey: ['tickets'] }));
   // The rules the conversation obeys (signature, pending assignment) change for everyone as soon as an admin saves them.
   useRealtime('settings.updated', () => void qc.invalidateQueries({ queryKey: tenantSettingsQuery.queryKey }));

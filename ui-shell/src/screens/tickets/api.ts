@@ -130,7 +130,8 @@ export interface Queue { id: number; name: string; color: string | null }
 export interface UserLite { id: number; name: string; profile?: string; queues?: unknown[] }
 export interface Channel { id: number; name: string; type: string; status?: string }
 export interface Contact { id: number; name: string; number: string | null; email?: string | null; profilePicUrl?: string | null; tags?: { id: number; name: string; color: string }[]; wallets?: unknown[] }
-export interface TicketLog { id: number; type: string; data: Record<string, unknown> | null; createdAt: string; userId: number | null; userName: string | null }
+export interface LogSide { userName: string | null; queueName: string | null }
+export interface TicketLog { id: number; type: string; data: Record<string, unknown> | null; createdAt: string; userId: number | null; userName: string | null; from?: LogSide; to?: LogSide }
 
 export function filtersQuery(status: TicketStatus, f: TicketFilters): Record<string, QueryValue> {
   return {

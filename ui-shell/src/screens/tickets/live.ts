@@ -15,6 +15,12 @@ export const messagesKey = (id: number, spy: boolean) => ['tickets', 'messages',
 const lastStatus = new Map<number, string>();
 /** Last `updatedAt` seen of each ticket. */
 const lastUpdated = new Map<number, string>();
+/**
+ * The version of each ticket that left the user's sight (`ticket.removed` carries it): an HTTP answer
+ * about that same version, arriving after the event (the PUT of the transfer that moved it away),
+ * must not put it back in the list.
+ */
+const removedAt = new Map<number, string>();
 
 export function rememberStatuses(tickets: Ticket[]): void {
   for (const t of tickets) lastStatus.set(t.id, t.status);
@@ -52,11 +58,15 @@ type CountKey = 'open' | 'pending' | 'closed';
 const isCountKey = (s: string | undefined): s is CountKey => s === 'open' || s === 'pending' || s === 'closed';
 
 /** Folds a created or updated ticket into every cached list; `removed` drops it (it left the user's sight). */
-export function applyTicket(qc: QueryClient, ticket: Ticket | { id: number }, removed = false): void {
+export function applyTicket(qc: QueryClient, ticket: Ticket | { id: number; updatedAt?: string }, removed = false): void {
   // An HTTP answer can arrive after a newer socket event about the same ticket: never go back in time.
   const stamp = removed ? undefined : (ticket as Ticket).updatedAt;
   const seen = lastUpdated.get(ticket.id);
   if (stamp && seen && stamp < seen) return;
+  const gone = removedAt.get(ticket.id);
+  if (stamp && gone && stamp <= gone) return;
+  if (removed && ticket.updatedAt) removedAt.set(ticket.id, ticket.updatedAt);
+  else if (stamp) removedAt.delete(ticket.id);
   if (stamp) lastUpdated.set(ticket.id, stamp);
   const prev = lastStatus.get(ticket.id);
   const full = removed ? undefined : (ticket as Ticket);

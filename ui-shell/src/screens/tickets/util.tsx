@@ -114,3 +114,9 @@ export function splitSignature(body: string): { name: string; text: string } | u
   const m = SIGNATURE.exec(body);
   return m ? { name: m[1]!, text: body.slice(m[0].length) } : undefined;
 }
+/** A text as one line of a list or search result: a signature reads "Ana: texto", never `*Ana*:` (older previews were stored so). */
+export function previewText(body: string | null | undefined): string {
+  if (!body) return '';
+  const sig = splitSignature(body);
+  return sig ? `${sig.name}: ${sig.text}` : body;
+}

@@ -101,6 +101,13 @@ function QueueForm({ queue, onClose }: { queue: Queue | null; onClose: () => voi
   );
 }
 
+/**
+ * The variables the quick-message form names, in the spec's one syntax (`{{name}}`, as the composer,
+ * farewells and schedules show them); passed as values so i18next leaves the braces alone. The server
+ * also takes the Portuguese names (`{{nome}}`, templates.ts).
+ */
+const QUICK_HINT_VALUES = { variables: ['name', 'firstName', 'greeting', 'protocol', 'user'].map((v) => `{{${v}}}`).join(', ') };
+
 export function QueuesPage() {
   const { t, i18n } = useTranslation();
   const qc = useQueryClient();
@@ -221,7 +228,7 @@ function QuickForm({ item, onClose }: { item: QuickMessage | null; onClose: () =
   return (
     <FormModal opened title={item ? t('admin.quick.edit') : t('admin.quick.new')} onClose={onClose} onSubmit={submit} busy={save.isPending} error={errors.form}>
       <TextInput label={t('admin.quick.key')} description={t('admin.quick.keyHint')} withAsterisk leftSection={<Text size="sm" c="dimmed">/</Text>} value={key} onChange={(e) => setKey(e.currentTarget.value)} error={errors.key} maxLength={50} data-autofocus />
-      <Textarea label={t('admin.quick.message')} description={t('admin.quick.messageHint')} withAsterisk value={message} onChange={(e) => setMessage(e.currentTarget.value)} error={errors.message} autosize minRows={4} maxRows={10} maxLength={4096} />
+      <Textarea label={t('admin.quick.message')} description={t('admin.quick.messageHint', QUICK_HINT_VALUES)} withAsterisk value={message} onChange={(e) => setMessage(e.currentTarget.value)} error={errors.message} autosize minRows={4} maxRows={10} maxLength={4096} />
       <Group gap="xs">
         <FileButton onChange={(f) => { setFile(f); setRemoveMedia(false); }} accept="image/*,audio/*,video/*,application/pdf">
           {(props) => <Button {...props} size="xs" variant="light" leftSection={<IconPaperclip size={14} />}>{currentMedia ? t('admin.quick.replaceFile') : t('admin.quick.attach')}</Button>}

@@ -97,7 +97,7 @@ export function ChannelDialog({ channel, types, uis, onClose, onSaved }: Channel
   const providerCodes = useChannelErrorCodes(type);
   // A refusal with a code of the channel plugin's own contract concerns its provider fields, on the connection
   // tab; the remote may still be loading when the answer comes, so the tab follows once its codes are known.
-  const [refusal, setRefusal] = useState<{ code?: string }>({});
+  const [refusal, setRefusal] = useState<{ code?: string; fieldErrors?: Record<string, string> }>({});
   useEffect(() => {
     if (refusal.code && providerCodes.has(refusal.code)) setTab('connection');
   }, [refusal, providerCodes]);
@@ -141,8 +141,13 @@ export function ChannelDialog({ channel, types, uis, onClose, onSaved }: Channel
       const msg = errorMessage(err);
       if (code === 'ERR_INVALID_JSON') return show({ transcription: msg });
       if (code === 'ERR_CHANNEL_NAME_LOCKED') return show({ name: msg });
-      setRefusal({ code });
-      setErrors({ form: msg });
+      // A provider refusal names the field and says why ("Dados WABA incorretos" alone said neither):
+      // the why goes beside the message and under the field itself.
+      const data = err instanceof ApiError && err.data && typeof err.data === 'object' ? (err.data as { field?: unknown; details?: unknown }) : {};
+      const details = typeof data.details === 'string' && data.details.trim() ? data.details.trim() : undefined;
+      const field = typeof data.field === 'string' ? data.field : undefined;
+      setRefusal({ code, ...(field && details ? { fieldErrors: { [field]: details } } : {}) });
+      setErrors({ form: details && !msg.includes(details) ? `${msg}: ${details}` : msg });
     },
   });
 
@@ -296,8 +301,9 @@ export function ChannelDialog({ channel, types, uis, onClose, onSaved }: Channel
                     <ProviderForm
                       channel={channel ? { id: channel.id, type: channel.type, name: channel.name, number: channel.number, status: channel.status, config: channel.config, secretsSet: channel.secretsSet } : undefined}
                       value={provider}
-                      onChange={setProvider}
+                      onChange={(next) => { setProvider(next); if (refusal.fieldErrors) setRefusal((r) => ({ code: r.code })); }}
                       disabled={save.isPending}
+                      fieldErrors={refusal.fieldErrors}
                     />
                   </ErrorBoundary>
                 ) : (

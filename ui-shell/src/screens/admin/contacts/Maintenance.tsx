@@ -1,22 +1,32 @@
 import { Alert, Badge, Button, Card, Group, Modal, Radio, ScrollArea, SimpleGrid, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { IconArrowRight, IconCircleCheck, IconInfoCircle } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EmptyState, ErrorBox, notify } from '@atende/ui-shell/sdk';
+import { ConfirmDialog, EmptyState, ErrorBox, errorMessage, notify } from '@atende/ui-shell/sdk';
 import { applyNinthDigit, contactsKey, findDuplicates, mergeContacts, previewNinthDigit, validateContacts, type DuplicateGroup } from './api.ts';
 
 const Loading = () => <Stack gap="xs">{[1, 2, 3].map((i) => <Skeleton key={i} height={36} radius="sm" />)}</Stack>;
 
-function DuplicateCard({ group, onMerged }: { group: DuplicateGroup; onMerged: () => void }) {
+function DuplicateCard({ group, onMerged }: { group: DuplicateGroup; onMerged: (summary: string) => void }) {
   const { t } = useTranslation();
   const [keep, setKeep] = useState(String(group.contacts[0]!.id));
+  const [confirming, setConfirming] = useState(false);
+  const kept = group.contacts.find((c) => String(c.id) === keep);
+  const others = group.contacts.filter((c) => String(c.id) !== keep);
   const merge = useMutation({
-    mutationFn: () => mergeContacts(Number(keep), group.contacts.map((c) => c.id).filter((id) => id !== Number(keep))),
+    mutationFn: () => mergeContacts(Number(keep), others.map((c) => c.id)),
     onSuccess: (r) => {
-      notify.success(t('admin.contacts.duplicates.merged', { count: r.mergedIds.length, tickets: r.ticketsMoved }));
-      onMerged();
+      // The toast is brief (spec timing); the summary stays above the list until the window closes.
+      const summary = t('admin.contacts.duplicates.result', {
+        name: kept?.name ?? '',
+        contacts: t('admin.contacts.duplicates.contacts', { count: r.mergedIds.length }),
+        tickets: t('admin.contacts.duplicates.tickets', { count: r.ticketsMoved }),
+      });
+      notify.success(summary);
+      onMerged(summary);
     },
+    onError: (e) => notify.error(errorMessage(e)),
   });
   return (
     <Card withBorder radius="md" p="sm">
@@ -25,7 +35,7 @@ function DuplicateCard({ group, onMerged }: { group: DuplicateGroup; onMerged: (
           <Badge variant="light" radius="sm">{t(`admin.contacts.duplicates.by.${group.reason}`)}</Badge>
           <Text size="sm" ff="monospace">{group.key}</Text>
         </Group>
-        <Button size="xs" onClick={() => merge.mutate()} loading={merge.isPending}>{t('admin.contacts.duplicates.merge')}</Button>
+        <Button size="xs" onClick={() => setConfirming(true)} loading={merge.isPending} data-testid="duplicates-merge">{t('admin.contacts.duplicates.merge')}</Button>
       </Group>
       <Radio.Group value={keep} onChange={setKeep} aria-label={t('admin.contacts.duplicates.keep')}>
         <Stack gap={4}>
@@ -39,6 +49,15 @@ function DuplicateCard({ group, onMerged }: { group: DuplicateGroup; onMerged: (
         </Stack>
       </Radio.Group>
       <Text size="xs" c="dimmed" mt={6}>{t('admin.contacts.duplicates.keepHint')}</Text>
+      {/* Merging deletes the other contacts: asked first, naming the one kept. */}
+      <ConfirmDialog
+        opened={confirming}
+        title={t('admin.contacts.duplicates.confirmTitle')}
+        message={t('admin.contacts.duplicates.confirm', { count: others.length, name: kept?.name ?? '' })}
+        confirmLabel={t('admin.contacts.duplicates.merge')}
+        onClose={() => setConfirming(false)}
+        onConfirm={async () => { await merge.mutateAsync().catch(() => undefined); setConfirming(false); }}
+      />
     </Card>
   );
 }
@@ -47,8 +66,17 @@ export function DuplicatesModal({ opened, onClose }: { opened: boolean; onClose:
   const { t } = useTranslation();
   const qc = useQueryClient();
   const q = useQuery({ queryKey: ['admin', 'contacts', 'duplicates'], queryFn: findDuplicates, enabled: opened, gcTime: 0 });
+  const [done, setDone] = useState<string[]>([]);
+  useEffect(() => {
+    if (!opened) setDone([]);
+  }, [opened]);
   return (
     <Modal opened={opened} onClose={onClose} title={<Text fw={700}>{t('admin.contacts.duplicates.title')}</Text>} size="lg" radius="md">
+      {done.length > 0 && (
+        <Alert color="teal" icon={<IconCircleCheck size={18} />} mb="sm" data-testid="merge-result">
+          <Stack gap={2}>{done.map((d, i) => <Text key={i} size="sm">{d}</Text>)}</Stack>
+        </Alert>
+      )}
       {q.isLoading ? <Loading /> : q.error ? <ErrorBox compact error={q.error} onRetry={() => void q.refetch()} /> : !q.data?.groups.length ? (
         <EmptyState icon={<IconCircleCheck size={28} />} title={t('admin.contacts.duplicates.none')} description={t('admin.contacts.duplicates.noneText')} />
       ) : (
@@ -56,7 +84,7 @@ export function DuplicatesModal({ opened, onClose }: { opened: boolean; onClose:
           <Stack gap="sm">
             <Text size="sm" c="dimmed">{t('admin.contacts.duplicates.found', { count: q.data.groups.length })}</Text>
             {q.data.groups.map((g) => (
-              <DuplicateCard key={`${g.reason}:${g.key}`} group={g} onMerged={() => { void q.refetch(); void qc.invalidateQueries({ queryKey: contactsKey }); }} />
+              <DuplicateCard key={`${g.reason}:${g.key}`} group={g} onMerged={(summary) => { setDone((d) => [...d, summary]); void q.refetch(); void qc.invalidateQueries({ queryKey: contactsKey }); }} />
             ))}
           </Stack>
         </ScrollArea.Autosize>

@@ -99,7 +99,7 @@ export default function DashboardPage() {
               color="yellow"
               label={t('admin.dashboard.rating')}
               value={d.rating.average !== null ? formatNumber(d.rating.average, i18n.language, 1) : '—'}
-              hint={<Group gap={6}><Rating value={d.rating.average ?? 0} fractions={2} readOnly size="xs" count={5} /><span>{t('admin.dashboard.ratings', { n: d.rating.count })}</span></Group>}
+              hint={<Group gap={6}><Rating value={d.rating.average ?? 0} fractions={2} readOnly size="xs" count={5} /><span>{t('admin.dashboard.ratings', { count: d.rating.count })}</span></Group>}
             />
           </SimpleGrid>
           <SimpleGrid cols={{ base: 1, lg: 3 }} spacing="md">

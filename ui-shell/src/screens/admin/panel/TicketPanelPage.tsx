@@ -114,16 +114,18 @@ export default function TicketPanelPage() {
     {
       key: 'contact', title: t('admin.panel.contact'),
       render: (r) => (
-        <Stack gap={0}>
-          <Group gap={6} wrap="nowrap">
-            <Text size="sm" fw={600} truncate component={Link} to={`/atendimento/${r.id}`} style={{ color: 'inherit', textDecoration: 'none' }}>{r.contact?.name ?? '—'}</Text>
-            {r.unreadMessages > 0 && <Badge size="xs" circle color="teal">{r.unreadMessages}</Badge>}
+        // A bounded, shrinkable cell: a long name (or one without spaces) is cut with "…" and shown whole on hover,
+        // instead of widening the column and pushing the others off the table.
+        <Stack gap={0} maw={360} miw={0} data-testid="panel-contact">
+          <Group gap={6} wrap="nowrap" miw={0}>
+            <Text size="sm" fw={600} truncate="end" miw={0} title={r.contact?.name ?? undefined} component={Link} to={`/atendimento/${r.id}`} style={{ color: 'inherit', textDecoration: 'none' }}>{r.contact?.name ?? '—'}</Text>
+            {r.unreadMessages > 0 && <Badge size="xs" circle color="teal" style={{ flexShrink: 0 }}>{r.unreadMessages}</Badge>}
           </Group>
           <Text size="xs" c="dimmed" truncate maw={320}>{r.lastMessage ?? r.contact?.number ?? ''}</Text>
         </Stack>
       ),
     },
-    { key: 'status', title: t('admin.panel.status'), width: 140, render: (r) => <Badge variant="light" radius="sm" color={STATUS_COLOR[r.status]}>{t(`admin.panel.statuses.${r.status}`)}</Badge> },
+    { key: 'status', title: t('admin.panel.status'), width: 140, render: (r) => <Badge variant="light" radius="sm" color={STATUS_COLOR[r.status]} style={{ flexShrink: 0, overflow: 'visible' }}>{t(`admin.panel.statuses.${r.status}`)}</Badge> },
     { key: 'queue', title: t('admin.panel.queue'), width: 170, render: (r) => (r.queue ? <ColorName color={r.queue.color} name={r.queue.name ?? ''} /> : <Text size="sm" c="dimmed">{t('admin.panel.noQueue')}</Text>) },
     { key: 'user', title: t('admin.panel.user'), width: 160, render: (r) => <Text size="sm" c={r.user ? undefined : 'dimmed'}>{r.user?.name ?? t('admin.panel.unassigned')}</Text> },
     { key: 'channel', title: t('admin.panel.channel'), width: 110, render: (r) => <Text size="sm" c="dimmed">{r.channel ?? '—'}</Text> },
