@@ -3,6 +3,7 @@
  * huge strings, odd Unicode, `__proto__` keys and extra fields. Passing means
  * a 4xx with a catalogue code — never a 5xx, never a stack trace.
  */
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../../core/src/testing/index.ts';
 import { ERRORS } from '../../core/src/errors.ts';
@@ -147,7 +148,7 @@ describe('R2 bad input', () => {
 
   it('X1-20: every other framework error (bad JSON, empty JSON, body too large, wrong length, unsupported type, unknown route) answers a catalogue code and message without echoing Fastify\'s text', async () => {
     const json = { 'content-type': 'application/json' };
-    const cases: { name: string; req: Parameters<TestApp['app']['inject']>[0] & object; status: number; error: string }[] = [
+    const cases: { name: string; req: InjectOptions; status: number; error: string }[] = [
       { name: 'bad JSON', req: { method: 'POST', url: '/api/auth/login', headers: json, payload: '{"email":' }, status: 400, error: 'ERR_VALIDATION' },
       { name: 'prototype key', req: { method: 'POST', url: '/api/auth/login', headers: json, payload: '{"__proto__":{"admin":true}}' }, status: 400, error: 'ERR_VALIDATION' },
       { name: 'empty JSON', req: { method: 'POST', url: '/api/queues', headers: { ...admin.headers, ...json, 'content-length': '0' }, payload: '' }, status: 400, error: 'ERR_VALIDATION' },
