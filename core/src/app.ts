@@ -26,7 +26,7 @@ import { OFFLINE_GRACE_MS, Presence } from './realtime/presence.ts';
 import { discoverPlugins } from './plugins/discover.ts';
 import { PluginEnablement } from './plugins/enablement.ts';
 import { RecordExtensions } from './plugins/records.ts';
-import { installErrorHandler } from './http/errors.ts';
+import { answerFrameworkError, installErrorHandler } from './http/errors.ts';
 import { installAuth } from './http/auth.ts';
 import { AppError } from './errors.ts';
 import { HookList, type Kernel } from './kernel.ts';
@@ -209,6 +209,8 @@ export async function buildApp(config: AtendeConfig, opts: BuildOptions = {}): P
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     requestIdHeader: false,
+    // Errors raised before routing (FST_ERR_BAD_URL for `GET /media/%`…) answer the catalogue's shape too, not Fastify's.
+    frameworkErrors: answerFrameworkError,
     bodyLimit: 2 * 1024 * 1024,
     // X-Forwarded-For is believed only from the proxies the operator named (TRUST_PROXY); by default nobody's.
     // Fastify takes a hop count too, though its types do not say so.

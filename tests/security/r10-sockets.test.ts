@@ -37,7 +37,7 @@ async function flush(...socks: TestSocket[]): Promise<void> {
 const got = (s: TestSocket, match: (f: Frame) => boolean) => s.frames.some(match);
 
 beforeAll(async () => {
-  t = await createTestApp({ plugins: ['schedules', 'channel-sandbox', 'birthdays'] });
+  t = await createTestApp({ plugins: ['schedules', 'channel-sandbox', 'birthdays', 'kanban', 'teams', 'farewells', 'demands'] });
   admin = await t.loginAs('admin');
   const ch = await inject(admin, 'POST', '/api/channels', { type: 'sandbox', name: 'Sandbox' });
   expect(ch.statusCode).toBe(201);
@@ -133,6 +133,56 @@ describe('R10 screen events', () => {
     await flush(a);
     expect(got(a, (f) => f.event === 'birthday.sent')).toBe(false);
     await Promise.all([a.close(), s.close()]);
+  });
+  it('X1-8: a kanban card move (the contact\'s name and number) and a lane change reach the board\'s users, not an agent whose kanban menu is off', async () => {
+    const board = await t.loginAs('user', admin.tenantId);
+    const barred = await t.loginAs('user', admin.tenantId, { menus: { kanban: false } });
+    const [a, b] = await Promise.all([t.openSocket(board.token), t.openSocket(barred.token)]);
+    await Promise.all([a, b].map((x) => x.next((f) => f.event === 'hello')));
+    const lane = await inject(admin, 'POST', '/api/plugins/kanban/lanes', { name: 'Proposta X1' });
+    expect(lane.statusCode).toBe(201);
+    await a.next((f) => f.event === 'kanban.lanes_changed' && f.data.lanes.some((l: { name: string }) => l.name === 'Proposta X1'));
+    const contact = await inject(admin, 'POST', '/api/contacts', { name: 'Vera Kanban', number: '5511955554444' });
+    expect(contact.statusCode).toBe(201);
+    const moved = await inject(board, 'PUT', `/api/plugins/kanban/cards/${contact.json().id}/lane`, { laneId: lane.json().id });
+    expect(moved.statusCode).toBe(200);
+    await a.next((f) => f.event === 'kanban.card_moved' && f.data.card.id === contact.json().id);
+    // The barred agent's own request is refused too: the event follows the route's rule.
+    expect((await inject(barred, 'GET', '/api/plugins/kanban/lanes')).statusCode).toBe(403);
+    await flush(b);
+    expect(got(b, (f) => f.event.startsWith('kanban.'))).toBe(false);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('X1-8: team events (names and members) reach the teams screen users, not agents', async () => {
+    const agent = await t.loginAs('user', admin.tenantId);
+    const sup = await t.loginAs('super', admin.tenantId);
+    const [a, s] = await Promise.all([t.openSocket(agent.token), t.openSocket(sup.token)]);
+    await Promise.all([a, s].map((x) => x.next((f) => f.event === 'hello')));
+    const created = await inject(admin, 'POST', '/api/plugins/teams/teams', { name: 'Equipe X1', userIds: [agent.id] });
+    expect(created.statusCode).toBe(201);
+    const id = created.json().id as number;
+    await s.next((f) => f.event === 'team.created' && f.data.id === id);
+    expect((await inject(admin, 'PUT', `/api/plugins/teams/teams/${id}`, { name: 'Equipe X1b' })).statusCode).toBe(200);
+    await s.next((f) => f.event === 'team.updated' && f.data.name === 'Equipe X1b');
+    expect((await inject(admin, 'DELETE', `/api/plugins/teams/teams/${id}`)).statusCode).toBe(204);
+    await s.next((f) => f.event === 'team.deleted' && f.data.id === id);
+    await flush(a);
+    expect(got(a, (f) => f.event.startsWith('team.'))).toBe(false);
+    await Promise.all([a.close(), s.close()]);
+  });
+
+  it('X1-8: farewell and reason events reach who may read them (every agent: they pick them when resolving)', async () => {
+    const agent = await t.loginAs('user', admin.tenantId);
+    const a = await t.openSocket(agent.token);
+    await a.next((f) => f.event === 'hello');
+    const fw = await inject(admin, 'POST', '/api/plugins/farewells/farewells', { message: 'Até logo, X1!' });
+    expect(fw.statusCode).toBe(201);
+    await a.next((f) => f.event === 'farewell.created' && f.data.id === fw.json().id);
+    const dm = await inject(admin, 'POST', '/api/plugins/demands/demands', { name: 'Motivo X1' });
+    expect(dm.statusCode).toBe(201);
+    await a.next((f) => f.event === 'demand.created' && f.data.id === dm.json().id);
+    await a.close();
   });
 });
 

@@ -3,6 +3,7 @@
  * huge strings, odd Unicode, `__proto__` keys and extra fields. Passing means
  * a 4xx with a catalogue code — never a 5xx, never a stack trace.
  */
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../../core/src/testing/index.ts';
 import { ERRORS } from '../../core/src/errors.ts';
@@ -130,6 +131,55 @@ describe('R2 bad input', () => {
       expect(r.statusCode, url).toBeGreaterThanOrEqual(400);
       expect(r.statusCode, url).toBeLessThan(500);
       expect(Object.keys(ERRORS), url).toContain(r.json().error);
+    }
+  });
+
+  it('X1-20: a URL that is not valid percent-encoding (FST_ERR_BAD_URL) or a path parameter past the router\'s limit answers the catalogue\'s shape, in the caller\'s language, with a request id', async () => {
+    const urls = ['/media/%', '/api/%', '/api/tickets/%E0%A4%A', '/ws/%', `/api/tickets/${'9'.repeat(300)}`];
+    for (const url of urls) {
+      for (const [lang, text] of [['pt-BR', 'Rota não encontrada'], ['en', 'Route not found']] as const) {
+        const r = await t.app.inject({ method: 'GET', url, headers: { ...admin.headers, 'accept-language': lang } });
+        expect(r.statusCode, url).toBe(404);
+        expect(r.json(), url).toEqual({ error: 'ERR_ROUTE_NOT_FOUND', message: text });
+        expect(r.headers['x-request-id'], url).toMatch(/^[0-9a-f-]{36}$/);
+      }
+    }
+  });
+
+  it('X1-20: every other framework error (bad JSON, empty JSON, body too large, wrong length, unsupported type, unknown route) answers a catalogue code and message without echoing Fastify\'s text', async () => {
+    const json = { 'content-type': 'application/json' };
+    const cases: { name: string; req: InjectOptions; status: number; error: string }[] = [
+      { name: 'bad JSON', req: { method: 'POST', url: '/api/auth/login', headers: json, payload: '{"email":' }, status: 400, error: 'ERR_VALIDATION' },
+      { name: 'prototype key', req: { method: 'POST', url: '/api/auth/login', headers: json, payload: '{"__proto__":{"admin":true}}' }, status: 400, error: 'ERR_VALIDATION' },
+      { name: 'empty JSON', req: { method: 'POST', url: '/api/queues', headers: { ...admin.headers, ...json, 'content-length': '0' }, payload: '' }, status: 400, error: 'ERR_VALIDATION' },
+      { name: 'too large', req: { method: 'POST', url: '/api/auth/login', headers: json, payload: JSON.stringify({ email: 'x'.repeat(3_000_000) }) }, status: 413, error: 'ERR_PAYLOAD_TOO_LARGE' },
+      { name: 'wrong length', req: { method: 'POST', url: '/api/auth/login', headers: { ...json, 'content-length': '5' }, payload: '{}' }, status: 400, error: 'ERR_VALIDATION' },
+      { name: 'XML', req: { method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'text/xml' }, payload: '<a/>' }, status: 415, error: 'ERR_UNSUPPORTED_MEDIA_TYPE' },
+      { name: 'unknown route', req: { method: 'GET', url: '/api/nada-aqui' }, status: 404, error: 'ERR_ROUTE_NOT_FOUND' },
+      { name: 'unknown method', req: { method: 'PATCH', url: '/api/tickets', headers: admin.headers }, status: 404, error: 'ERR_ROUTE_NOT_FOUND' },
+    ];
+    for (const c of cases) {
+      const r = await t.app.inject(c.req);
+      expect(r.statusCode, c.name).toBe(c.status);
+      const body = r.json();
+      expect(Object.keys(body).sort(), c.name).toEqual(['error', 'message']);
+      expect(body.error, c.name).toBe(c.error);
+      expect(body.message, c.name).toBe(body.message.trim());
+      expect(body.message, c.name).not.toMatch(/is set to|did not match|Body is not|FST_/);
+      expect(r.headers['x-request-id'], c.name).toBeTruthy();
+    }
+    const bad = await t.app.inject({ method: 'POST', url: '/api/auth/login', headers: json, payload: '{"email":' });
+    expect(bad.json().message).toBe('Verifique os erros: o corpo não é um JSON válido');
+  });
+
+  it('X1-20: a client\'s x-request-id is kept only when it is a plain token; anything else (markup, log-line breaks, too long) is replaced', async () => {
+    const ok = await t.app.inject({ method: 'GET', url: '/api/nada-aqui', headers: { 'x-request-id': 'trace-01HZX.ab:9' } });
+    expect(ok.headers['x-request-id']).toBe('trace-01HZX.ab:9');
+    for (const given of ['<script>alert(1)</script>', 'a b', '{"level":60}', 'x'.repeat(65), '-starts-with-dash', 'ok\u0007bell']) {
+      for (const url of ['/api/nada-aqui', '/api/%']) {
+        const r = await t.app.inject({ method: 'GET', url, headers: { 'x-request-id': given } });
+        expect(r.headers['x-request-id'], `${url} ${given}`).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      }
     }
   });
 

@@ -90,6 +90,24 @@ describe('R9 outbound', () => {
     expect(hits).toBe(0);
   });
 
+  it('R9: the tenant-wide WABA Graph base URL (plugin settings) is held to the channel field\'s rule: official or allowed host, anything else only by the superadmin', async () => {
+    const put = (who: TestUser, graphBaseUrl: string) => t.app.inject({ method: 'PUT', url: '/api/plugins/channel-waba/settings', headers: who.headers, payload: { graphBaseUrl } });
+    const stored = async () => (await t.sql.query(`SELECT config FROM tenant_plugins WHERE tenant_id = $1 AND plugin_id = 'channel-waba'`, [admin.tenantId])).rows[0]?.config?.graphBaseUrl;
+    for (const url of ['https://graph.atacante.example/', ...BAD_URLS.slice(0, 3)]) {
+      const res = await put(admin, url);
+      expect(res.statusCode, url).toBe(403);
+      expect(res.json().error, url).toBe('ERR_PROVIDER_URL_LOCKED');
+      expect(await stored(), url).not.toBe(url);
+    }
+    // The official host and a host the superadmin allowed are the admin's to choose.
+    expect((await put(admin, 'https://graph.facebook.com')).statusCode).toBe(200);
+    expect((await put(admin, `http://localhost:${redirectorPort}`)).statusCode).toBe(200);
+    expect(await stored()).toBe(`http://localhost:${redirectorPort}`);
+    const root = await t.loginAs('superadmin', admin.tenantId);
+    expect((await put(root, 'https://graph.onpremise.example')).statusCode).toBe(200);
+    expect(await stored()).toBe('https://graph.onpremise.example');
+  });
+
   it('R9: the SMTP host cannot be any private form: refused when saved, or when it would connect, with no connection made', async () => {
     const problems: string[] = [];
     for (const h of hostsOf(targetPort)) {

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, catalogueEntry, formatError, localeOf, type ErrorCode } from '../errors.ts';
 
@@ -11,7 +11,9 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'ERR_VALIDATION',
   FST_ERR_VALIDATION: 'ERR_VALIDATION',
   FST_ERR_NOT_FOUND: 'ERR_ROUTE_NOT_FOUND',
+  // A path that is not valid percent-encoding, or a parameter longer than the router keeps, names no route.
   FST_ERR_BAD_URL: 'ERR_ROUTE_NOT_FOUND',
+  FST_ERR_MAX_PARAM_LENGTH: 'ERR_ROUTE_NOT_FOUND',
   FST_REQ_FILE_TOO_LARGE: 'ERR_FILE_TOO_LARGE',
   FST_FILES_LIMIT: 'ERR_FILE_REJECTED',
   FST_INVALID_MULTIPART_CONTENT_TYPE: 'ERR_UNSUPPORTED_MEDIA_TYPE',
@@ -21,6 +23,16 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_INVALID_JSON_FIELD_ERROR: 'ERR_FILE_REJECTED',
   FST_MP_PREMATURE_CLOSE: 'ERR_FILE_REJECTED',
   FST_ERR_RATE_LIMIT: 'ERR_RATE_LIMIT',
+};
+
+/**
+ * What a framework error's `{details}` says instead of Fastify's own English text, which can
+ * echo the caller's input (the URL, the parser's position) into the answer.
+ */
+const FASTIFY_DETAILS: Record<string, { pt: string; en: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { pt: 'o corpo não é um JSON válido', en: 'the body is not valid JSON' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { pt: 'o corpo JSON está vazio', en: 'the JSON body is empty' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { pt: 'o tamanho do corpo não confere com Content-Length', en: 'the body size does not match Content-Length' },
 };
 
 /**
@@ -39,7 +51,26 @@ const UNAVAILABLE = /ECONNREFUSED|ECONNRESET|Connection terminated|terminating c
  * never with a stack trace, and never a 500 for input the client got wrong.
  */
 export function installErrorHandler(app: FastifyInstance) {
-  app.setErrorHandler((err: FastifyError & { validation?: unknown }, req, reply) => {
+  app.setErrorHandler(answerError);
+
+  app.setNotFoundHandler((req, reply) => {
+    const lang = localeOf(req.headers['accept-language']);
+    reply.status(404).send({ error: 'ERR_ROUTE_NOT_FOUND', message: formatError('ERR_ROUTE_NOT_FOUND', lang) });
+  });
+}
+
+/**
+ * Fastify's `frameworkErrors` option: errors raised before any route is matched (a URL that is
+ * not valid percent-encoding, a parameter longer than the router keeps, a failed constraint)
+ * bypass the error handler and hooks, so they are answered here, in the catalogue's shape and
+ * with the request id the onSend hook would have set.
+ */
+export function answerFrameworkError(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  reply.header('x-request-id', req.id);
+  return answerError(err, req, reply);
+}
+
+function answerError(err: FastifyError & { validation?: unknown }, req: FastifyRequest, reply: FastifyReply) {
     const lang = localeOf(req.headers['accept-language']);
     if (err instanceof AppError) {
       if (err.status === 401 || err.status === 403) req.log.info({ code: err.code, url: req.url, user: req.principal?.userId, tenant: req.principal?.tenantId }, 'access refused');
@@ -63,7 +94,9 @@ export function installErrorHandler(app: FastifyInstance) {
     if (mapped || (err.statusCode && err.statusCode >= 400 && err.statusCode < 500)) {
       const code: ErrorCode = mapped ?? (err.statusCode === 404 ? 'ERR_ROUTE_NOT_FOUND' : err.statusCode === 429 ? 'ERR_RATE_LIMIT' : 'ERR_VALIDATION');
       const status = mapped ? catalogueEntry(code)!.status : err.statusCode!;
-      return reply.status(status).send({ error: code, message: formatError(code, lang, { details: err.message }) });
+      const fixed = err.code ? FASTIFY_DETAILS[err.code] : undefined;
+      const details = fixed ? (lang === 'pt' ? fixed.pt : fixed.en) : err.message;
+      return reply.status(status).send({ error: code, message: formatError(code, lang, { details }) });
     }
     // PostgreSQL data exceptions (class 22: NUL bytes, out-of-range numbers, bad dates) come from input the client sent.
     const pgCode = (err as { code?: string; severity?: string }).code;
@@ -76,10 +109,4 @@ export function installErrorHandler(app: FastifyInstance) {
     }
     req.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ error: 'ERR_INTERNAL', message: formatError('ERR_INTERNAL', lang) });
-  });
-
-  app.setNotFoundHandler((req, reply) => {
-    const lang = localeOf(req.headers['accept-language']);
-    reply.status(404).send({ error: 'ERR_ROUTE_NOT_FOUND', message: formatError('ERR_ROUTE_NOT_FOUND', lang) });
-  });
 }

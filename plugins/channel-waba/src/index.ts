@@ -442,6 +442,8 @@ function wabaPlugin() {
     register(c) {
       ctx = c;
       ctx.channels.register(adapter());
+      // A sync's outcome reaches only who may read the templates or manage channels, as the routes decide (X1-8).
+      ctx.realtime.addVisibilityFilter('waba_templates.synced', (who) => ctx.visibility.mayUseMenu(who, 'tickets') || ctx.visibility.mayUseMenu(who, 'channels'));
 
       const channelOf = async (channelId: number, maxAgeMs?: number) => {
         const ch = await ctx.channels.find(channelId, { maxAgeMs });

@@ -44,6 +44,9 @@ export default definePlugin({
     const tags = ['demands'];
     const read = { access: { menu: 'tickets' } };
     const write = { access: { menu: 'settings' } };
+    // Reason events reach only who may read or edit them through these routes (X1-8).
+    for (const event of ['demand.created', 'demand.updated', 'demand.deleted'])
+      ctx.realtime.addVisibilityFilter(event, (who) => ctx.visibility.mayUseMenu(who, 'tickets') || ctx.visibility.mayUseMenu(who, 'settings'));
 
     // Every agent reads the list (they pick a reason when resolving); only settings users edit it.
     ctx.http.get('/demands', { config: read, schema: { operationId: 'listDemands', tags, summary: 'Lista os motivos', response: { 200: z.array(demand) } } }, async (req) => {

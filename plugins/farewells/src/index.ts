@@ -28,6 +28,9 @@ function routes(ctx: PluginContext) {
   // Every agent reads them (the resolve dialog offers them); only the Closing menu edits them.
   const read = { config: { access: { menu: 'tickets' } } };
   const write = { config: { access: { menu: 'closing' } } };
+  // Farewell events reach only who may read or edit them through these routes (X1-8).
+  for (const event of ['farewell.created', 'farewell.updated', 'farewell.deleted'])
+    ctx.realtime.addVisibilityFilter(event, (who) => ctx.visibility.mayUseMenu(who, 'tickets') || ctx.visibility.mayUseMenu(who, 'closing'));
 
   const tags = ['farewells'];
 

@@ -158,6 +158,10 @@ export default definePlugin({
 
     registerContactLane(ctx);
 
+    // Kanban events go to the whole tenant but carry contacts (names, numbers) and the lanes: each socket
+    // gets them only if its user may open the board, as the routes decide (X1-8).
+    for (const event of ['kanban.card_moved', 'kanban.lanes_changed']) ctx.realtime.addVisibilityFilter(event, (who) => ctx.visibility.mayUseMenu(who, 'kanban'));
+
     const lanesChanged = async (tenantId: number) => ctx.events.publish(tenantId, 'kanban.lanes_changed', { lanes: await listLanes(ctx, tenantId) });
 
     // ---- lanes (settings and /lanes) ----

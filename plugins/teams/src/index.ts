@@ -88,6 +88,8 @@ export default definePlugin({
   register(ctx) {
     const tags = ['teams'];
     const access = { access: { menu: 'teams' } };
+    // Team events (names, members) reach only who may open the teams screen, as its routes decide (X1-8).
+    for (const event of ['team.created', 'team.updated', 'team.deleted']) ctx.realtime.addVisibilityFilter(event, (who) => ctx.visibility.mayUseMenu(who, 'teams'));
 
     ctx.http.get('/teams', { config: access, schema: { operationId: 'listTeams', tags, summary: 'Lista as equipes com seus membros', response: { 200: z.array(team) } } }, async (req) => {
       const rows = await ctx.query<TeamRow>(sql`${selectTeams(principalOf(req).tenantId)} GROUP BY t.id ORDER BY lower(t.name), t.id`);

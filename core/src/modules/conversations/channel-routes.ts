@@ -57,7 +57,7 @@ async function checkDefaults(kernel: Kernel, tenantId: number, b: ChannelInput) 
  * Provider base URLs (`ChannelAdapter.providerUrls`): a value that changes must be the
  * provider's official host or one the superadmin allowed, unless the superadmin saves it.
  */
-async function checkProviderUrls(kernel: Kernel, who: ResolvedPrincipal, adapter: ChannelAdapter, next: Record<string, unknown>, current: Record<string, unknown>) {
+export async function checkProviderUrls(kernel: Kernel, who: ResolvedPrincipal, adapter: ChannelAdapter, next: Record<string, unknown>, current: Record<string, unknown>, fieldPrefix = 'config.') {
   if (!adapter.providerUrls || who.profile === 'superadmin') return;
   for (const [field, official] of Object.entries(adapter.providerUrls)) {
     const value = next[field];
@@ -71,7 +71,7 @@ async function checkProviderUrls(kernel: Kernel, who: ResolvedPrincipal, adapter
     }
     if (host.toLowerCase() === officialHost || (await kernel.outbound.isAllowedHost(host))) continue;
     kernel.logger.warn({ event: 'channel.provider_url_refused', tenant: who.tenantId, user: who.userId, field, host }, 'provider base URL refused: only the superadmin may set it');
-    throw new AppError('ERR_PROVIDER_URL_LOCKED', { host: officialHost }, { field: `config.${field}` });
+    throw new AppError('ERR_PROVIDER_URL_LOCKED', { host: officialHost }, { field: `${fieldPrefix}${field}` });
   }
 }
 

@@ -4,6 +4,7 @@ import type { Kernel } from '../../kernel.ts';
 import { menuAllowed } from '../access/menus.ts';
 import { AppError } from '../../errors.ts';
 import { principalOf } from '../../sdk/http.ts';
+import { checkProviderUrls } from '../conversations/channel-routes.ts';
 import { parseAllowList } from '../../net/addresses.ts';
 import type { MigrationDef } from '../../sdk/types.ts';
 
@@ -189,6 +190,14 @@ export async function platformRoutes(app: FastifyInstance, kernel: Kernel) {
       if (!parsed.success) {
         const details = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
         throw new AppError('ERR_VALIDATION', { details });
+      }
+      // A channel plugin's tenant-wide default for a provider base URL (WABA's `graphBaseUrl`) is held to the
+      // same rule as the channel's own field (X1-1): the official host, an allowed one, or the superadmin's choice.
+      for (const [type, pluginId] of kernel.channelPlugins) {
+        const adapter = kernel.channelAdapters.get(type);
+        if (pluginId !== def.id || !adapter?.providerUrls) continue;
+        const saved = await kernel.db.pool.query<{ config: Record<string, unknown> | null }>('SELECT config FROM tenant_plugins WHERE tenant_id = $1 AND plugin_id = $2', [tenantId, def.id]);
+        await checkProviderUrls(kernel, req.access!, adapter, parsed.data as Record<string, unknown>, saved.rows[0]?.config ?? {}, '');
       }
       await kernel.db.pool.query(
         `INSERT INTO tenant_plugins (tenant_id, plugin_id, enabled, config) VALUES ($1, $2, true, $3)
