@@ -273,10 +273,12 @@ describe('interactive and forward rules', () => {
     expect(failed.data.message).toMatchObject({ failureReason: 'O provedor simulado recusou a mensagem', errorCode: 'ERR_SENDING_WAPP_MSG' });
 
     // Still refused: a retry fails again with its reason; then, the provider accepting, the same message goes out once.
+    const before = sock.frames.length;
     const again = await t.app.inject({ method: 'POST', url: `/api/messages/${sent.json().id}/retry`, headers: agent.headers });
     expect(again.statusCode, again.body).toBe(200);
     expect(again.json()).toMatchObject({ id: sent.json().id, status: 'pending', failureReason: null, errorCode: null });
-    await sock.next((f) => f.event === 'message.ack_updated' && f.data.message.id === sent.json().id && f.data.message.status === 'failed');
+    // The retry's own failure (frames are kept from the start: the first refusal would match at once).
+    await sock.next((f) => sock.frames.indexOf(f) >= before && f.event === 'message.ack_updated' && f.data.message.id === sent.json().id && f.data.message.status === 'failed');
     expect((await refuse(undefined)).statusCode).toBe(200);
     const [first, second] = await Promise.all([1, 2].map(() => t.app.inject({ method: 'POST', url: `/api/messages/${sent.json().id}/retry`, headers: agent.headers })));
     // Two clicks (or two tabs) at once: one retry, the other refused.
