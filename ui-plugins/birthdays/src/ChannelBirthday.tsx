@@ -1,7 +1,7 @@
 import { ActionIcon, Button, FileButton, Group, Select, Stack, Text, Textarea, Tooltip } from '@mantine/core';
 import { IconPaperclip, IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { usePluginTranslation, type ChannelDialogSectionProps } from '@atende/ui-shell/sdk';
 import { channelBirthdayInput } from '@atende/plugin-birthdays/contract';
 import { birthdaysKey, removeChannelMedia, uploadChannelMedia } from './api.ts';
@@ -29,7 +29,8 @@ export default function ChannelBirthday({ channel, register, disabled }: Channel
   const [dropMedia, setDropMedia] = useState(false);
   const media = savedMedia(channel?.birthdayMedia);
 
-  register({
+  // After every render, so the dialog's save reads the fields as they are now.
+  useEffect(() => register({
     values: () => {
       const input = { birthdayMessage: message.trim() || null, birthdayHour: hour === null ? null : Number(hour) };
       if (!channelBirthdayInput.safeParse(input).success) throw new Error(t('hourRequired'));
@@ -41,7 +42,7 @@ export default function ChannelBirthday({ channel, register, disabled }: Channel
       else return;
       void queryClient.invalidateQueries({ queryKey: birthdaysKey });
     },
-  });
+  }));
 
   return (
     <Stack gap="sm">

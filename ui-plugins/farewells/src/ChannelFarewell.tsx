@@ -1,5 +1,5 @@
 import { Stack, Text, Textarea } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { usePluginTranslation, type ChannelDialogSectionProps } from '@atende/ui-shell/sdk';
 
 /**
@@ -12,7 +12,8 @@ export default function ChannelFarewell({ channel, register, disabled }: Channel
   const { t } = usePluginTranslation('farewells');
   const saved = typeof channel?.farewellMessage === 'string' ? channel.farewellMessage : '';
   const [text, setText] = useState(saved);
-  register({ values: () => ({ farewellMessage: text.trim() || null }) });
+  // After every render, so the dialog's save reads what is typed now.
+  useEffect(() => register({ values: () => ({ farewellMessage: text.trim() || null }) }));
   return (
     <Stack gap={6}>
       <Text size="xs" c="dimmed">{t('channelHint')}</Text>

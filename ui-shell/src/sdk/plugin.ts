@@ -79,8 +79,8 @@ export interface ChannelDialogSectionProps {
   channelType: string | null;
   /**
    * Hands the dialog this section's contribution; the latest call wins, so
-   * call it on every render (or in an effect without deps) to keep the
-   * closures reading the section's current state.
+   * call it from an effect without deps (it runs after every render) and the
+   * closures read the section's current state.
    */
   register(contribution: ChannelDialogContribution): void;
   /** True while the dialog saves. */
