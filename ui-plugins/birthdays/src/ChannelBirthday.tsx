@@ -48,7 +48,7 @@ export default function ChannelBirthday({ channel, register, disabled }: Channel
     <Stack gap="sm">
       <Text size="xs" c="dimmed">{t('channelHint')}</Text>
       <Textarea
-        label={t('message')}
+        aria-label={t('message')}
         autosize
         minRows={2}
         maxRows={6}

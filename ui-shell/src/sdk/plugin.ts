@@ -59,8 +59,8 @@ export interface ChannelDialogContribution {
    * Kernel channel fields this section edits, merged into the body of the
    * dialog's own `POST|PUT /api/channels` (the server validates them with the
    * rest). Leave out what the admin did not touch to keep it as saved.
-   * Throwing an `Error` refuses the save: its message shows in the dialog,
-   * on this section's tab, and nothing is sent.
+   * Throwing an `Error` refuses the save: its message shows above the section,
+   * its tab marked, and nothing is sent.
    */
   values?(): Record<string, unknown>;
   /**

@@ -49,9 +49,9 @@ function usePluginSections(): PluginSection[] {
     .sort((a, b) => a.order - b.order);
 }
 
-/** A refusal a section's `values()` raised: shown in the dialog, on that section's tab. */
+/** A refusal of a section (its `values()`, or its `afterSave` on an edit): shown in that section, its tab marked. */
 class SectionRefusal extends Error {
-  constructor(readonly at: Tab, message: string) {
+  constructor(readonly section: PluginSection, message: string) {
     super(message);
   }
 }
@@ -117,7 +117,7 @@ export function ChannelDialog({ channel, types, uis, onClose, onSaved }: Channel
   const [dropWavoip, setDropWavoip] = useState(false);
   const [closingKeyword, setClosingKeyword] = useState(channel?.closingKeyword ?? '');
   const [errors, setErrors] = useState<Errors>({});
-  const [sectionError, setSectionError] = useState<{ at: Tab; message: string } | null>(null);
+  const [sectionError, setSectionError] = useState<{ key: string; at: Tab; message: string } | null>(null);
 
   const sections = usePluginSections();
   // Each section's latest contribution (it re-registers on every render, so the closures read its current state).
@@ -165,7 +165,7 @@ export function ChannelDialog({ channel, types, uis, onClose, onSaved }: Channel
         try {
           Object.assign(body, c?.values?.() ?? {});
         } catch (err) {
-          throw new SectionRefusal(s.at, err instanceof Error ? err.message : String(err));
+          throw new SectionRefusal(s, err instanceof Error ? err.message : String(err));
         }
       }
       if (!editing || !locked) body.name = name.trim();
@@ -187,7 +187,7 @@ export function ChannelDialog({ channel, types, uis, onClose, onSaved }: Channel
           if (!editing) notify.error(errorMessage(err));
           else {
             void qc.invalidateQueries({ queryKey: channelsKey });
-            throw new SectionRefusal(s.at, errorMessage(err));
+            throw new SectionRefusal(s, errorMessage(err));
           }
         }
       }
@@ -201,8 +201,8 @@ export function ChannelDialog({ channel, types, uis, onClose, onSaved }: Channel
     onError: (err) => {
       if (err instanceof SectionRefusal) {
         setErrors({});
-        setSectionError({ at: err.at, message: err.message });
-        setTab(err.at);
+        setSectionError({ key: err.section.key, at: err.section.at, message: err.message });
+        setTab(err.section.at);
         return;
       }
       const code = err instanceof ApiError ? err.code : undefined;
@@ -239,9 +239,12 @@ export function ChannelDialog({ channel, types, uis, onClose, onSaved }: Channel
   const renderSection = (s: PluginSection) => {
     const Component = s.component;
     return (
-      <ErrorBoundary fallback={(error, reset) => <ErrorBox compact error={error} message={error instanceof Error ? error.message : undefined} onRetry={reset} />}>
-        <Component channel={dialogChannel} channelType={type} register={registerFor(s.key)} disabled={save.isPending} />
-      </ErrorBoundary>
+      <>
+        {sectionError?.key === s.key && <SectionAlert message={sectionError.message} />}
+        <ErrorBoundary fallback={(error, reset) => <ErrorBox compact error={error} message={error instanceof Error ? error.message : undefined} onRetry={reset} />}>
+          <Component channel={dialogChannel} channelType={type} register={registerFor(s.key)} disabled={save.isPending} />
+        </ErrorBoundary>
+      </>
     );
   };
   const sectionsIn = (k: ChannelDialogTab) => {
@@ -249,7 +252,6 @@ export function ChannelDialog({ channel, types, uis, onClose, onSaved }: Channel
     if (!here.length) return null;
     return (
       <>
-        {sectionError?.at === k && <SectionAlert message={sectionError.message} />}
         {here.map((s) => (
           <div key={s.key} data-testid={`channel-section-${s.key}`}>
             <Section title={sectionLabel(s)}>{renderSection(s)}</Section>
@@ -491,7 +493,6 @@ export function ChannelDialog({ channel, types, uis, onClose, onSaved }: Channel
             {sections.filter((s) => !s.tab).map((s) => (
               <Tabs.Panel key={s.key} value={s.at}>
                 <Stack gap="md">
-                  {sectionError?.at === s.at && <SectionAlert message={sectionError.message} />}
                   {renderSection(s)}
                 </Stack>
               </Tabs.Panel>
@@ -509,7 +510,7 @@ export function ChannelDialog({ channel, types, uis, onClose, onSaved }: Channel
 }
 
 function SectionAlert({ message }: { message: string }) {
-  return <Alert color="red" variant="light" icon={<IconAlertCircle size={16} />} data-testid="channel-section-error">{message}</Alert>;
+  return <Alert color="red" variant="light" icon={<IconAlertCircle size={16} />} mb="sm" data-testid="channel-section-error">{message}</Alert>;
 }
 
 function Section({ title, hint, children }: { title: string; hint?: string; children: ReactNode }) {
