@@ -204,12 +204,47 @@ describe('channel screens in the browser', () => {
     await page.getByTestId('channel-tab-connection').click();
     await expect.poll(() => page.getByTestId('telegram-token').getAttribute('placeholder')).toContain('salvo');
     expect(await page.content()).not.toContain(fake.token);
+    // The birthdays remote's section, in the Mensagens tab: the farewell typed at creation came back through the farewells remote's.
     await page.getByTestId('channel-tab-messages').click();
+    await expect.poll(() => page.getByTestId('channel-farewell').inputValue()).toBe('Obrigado por falar com a Loja Aurora!');
+    // A birthday message without its hour: the section refuses the save on its tab, and nothing is sent.
+    await page.getByTestId('channel-birthday-message').fill('Parabéns, {{firstName}}! 🎉');
+    await page.getByTestId('channel-save').click();
+    await expect.poll(() => page.getByTestId('channel-section-error').textContent()).toContain('Escolha a hora');
+    expect((await t.sql.query<{ birthday_message: string | null }>('SELECT birthday_message FROM channels WHERE id = $1', [telegramId])).rows[0]?.birthday_message).toBeNull();
     await page.getByTestId('channel-birthday-hour').click();
     await page.getByRole('option', { name: '09:00' }).click();
+    await page.screenshot({ path: `${SHOTS}/channels-dialog-messages.png` });
     await page.getByTestId('channel-save').click();
     await until(async () => (await t.sql.query<{ birthday_hour: number }>('SELECT birthday_hour FROM channels WHERE id = $1', [telegramId])).rows[0]?.birthday_hour === 9, 10_000, 'the birthday hour saved');
+    const saved = (await t.sql.query<{ birthday_message: string; farewell_message: string }>('SELECT birthday_message, farewell_message FROM channels WHERE id = $1', [telegramId])).rows[0]!;
+    expect(saved).toEqual({ birthday_message: 'Parabéns, {{firstName}}! 🎉', farewell_message: 'Obrigado por falar com a Loja Aurora!' });
   }, 240_000);
+
+  it('with the birthdays plugin switched off, the channel dialog has no birthday fields and saving keeps them', async () => {
+    const owner = await t.loginAs('admin');
+    const created = await t.app.inject({ method: 'POST', url: '/api/channels', headers: owner.headers, payload: { type: 'sandbox', name: 'Loja Centro', birthdayMessage: 'Feliz aniversário!', birthdayHour: 10 } });
+    expect(created.statusCode, created.body).toBe(201);
+    const off = await t.app.inject({ method: 'PUT', url: '/api/plugins/birthdays/enabled', headers: owner.headers, payload: { enabled: false } });
+    expect(off.statusCode, off.body).toBe(200);
+    // Each node caches the choice for 2 s.
+    const remotes = async () => ((await t.app.inject({ method: 'GET', url: '/api/plugins/ui', headers: owner.headers })).json() as { id: string }[]).map((r) => r.id);
+    await until(async () => !(await remotes()).includes('birthdays'), 10_000, 'the birthdays remote no longer offered');
+    expect(await remotes()).toContain('farewells');
+
+    const page = await open(owner, '#/sessoes');
+    await card(page, 'Loja Centro').getByTestId('channel-edit').click({ timeout: 60_000 });
+    await page.getByTestId('channel-tab-messages').click();
+    // The farewells remote's section is there (so the remotes did load); the birthdays one is not.
+    await page.getByTestId('channel-farewell').fill('Até logo!');
+    expect(await page.getByTestId('channel-birthday-hour').count()).toBe(0);
+    expect(await page.getByText('Mensagem de aniversário').count()).toBe(0);
+    await page.getByTestId('channel-save').click();
+    await until(async () => (await t.sql.query<{ farewell_message: string | null }>('SELECT farewell_message FROM channels WHERE id = $1', [created.json().id])).rows[0]?.farewell_message === 'Até logo!', 10_000, 'the farewell saved');
+    // The dialog did not send the birthday fields it no longer shows: the saved ones stay.
+    const row = (await t.sql.query('SELECT birthday_message, birthday_hour FROM channels WHERE id = $1', [created.json().id])).rows[0];
+    expect(row).toEqual({ birthday_message: 'Feliz aniversário!', birthday_hour: 10 });
+  }, 180_000);
 
   it('an agent (profile user) is refused /sessoes', async () => {
     const page = await open(agent, '#/contatos');

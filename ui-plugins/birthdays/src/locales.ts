@@ -3,6 +3,11 @@
  * regional variants share their language's text.
  */
 const pt = {
+  channelSection: 'Mensagem de aniversário',
+  channelHint: 'Enviada aos contatos no dia do aniversário, na hora escolhida.',
+  media: 'Arquivo da mensagem',
+  chooseFile: 'Escolher arquivo',
+  removeFile: 'Remover',
   title: 'Aniversários',
   description: 'Aniversariantes pelo campo aniversário dos contatos, no fuso da empresa ({{tz}}).',
   sendToday: 'Enviar parabéns de hoje',
@@ -47,6 +52,11 @@ const pt = {
 type Strings = typeof pt;
 
 const en: Strings = {
+  channelSection: 'Birthday message',
+  channelHint: 'Sent to contacts on their birthday, at the chosen hour.',
+  media: 'Message file',
+  chooseFile: 'Choose file',
+  removeFile: 'Remove',
   title: 'Birthdays',
   description: "Birthdays from the contacts' birthday field, in the company's time zone ({{tz}}).",
   sendToday: "Send today's greetings",
@@ -90,6 +100,11 @@ const en: Strings = {
 };
 
 const es: Strings = {
+  channelSection: 'Mensaje de cumpleaños',
+  channelHint: 'Se envía a los contactos en su cumpleaños, a la hora elegida.',
+  media: 'Archivo del mensaje',
+  chooseFile: 'Elegir archivo',
+  removeFile: 'Quitar',
   title: 'Cumpleaños',
   description: 'Cumpleaños según el campo de los contactos, en la zona horaria de la empresa ({{tz}}).',
   sendToday: 'Enviar felicitaciones de hoy',
@@ -133,6 +148,11 @@ const es: Strings = {
 };
 
 const de: Strings = {
+  channelSection: 'Geburtstagsnachricht',
+  channelHint: 'Wird Kontakten an ihrem Geburtstag zur gewählten Stunde gesendet.',
+  media: 'Datei der Nachricht',
+  chooseFile: 'Datei wählen',
+  removeFile: 'Entfernen',
   title: 'Geburtstage',
   description: 'Geburtstage aus dem Geburtstagsfeld der Kontakte, in der Zeitzone des Unternehmens ({{tz}}).',
   sendToday: 'Heutige Glückwünsche senden',
@@ -176,6 +196,11 @@ const de: Strings = {
 };
 
 const fr: Strings = {
+  channelSection: 'Message d\'anniversaire',
+  channelHint: 'Envoyé aux contacts le jour de leur anniversaire, à l\'heure choisie.',
+  media: 'Fichier du message',
+  chooseFile: 'Choisir un fichier',
+  removeFile: 'Retirer',
   title: 'Anniversaires',
   description: "Anniversaires d'après le champ des contacts, dans le fuseau de l'entreprise ({{tz}}).",
   sendToday: "Envoyer les vœux d'aujourd'hui",
@@ -219,6 +244,11 @@ const fr: Strings = {
 };
 
 const it: Strings = {
+  channelSection: 'Messaggio di compleanno',
+  channelHint: 'Inviato ai contatti il giorno del compleanno, all\'ora scelta.',
+  media: 'File del messaggio',
+  chooseFile: 'Scegli file',
+  removeFile: 'Rimuovi',
   title: 'Compleanni',
   description: "Compleanni dal campo dei contatti, nel fuso dell'azienda ({{tz}}).",
   sendToday: 'Invia gli auguri di oggi',
@@ -262,6 +292,11 @@ const it: Strings = {
 };
 
 const pl: Strings = {
+  channelSection: 'Wiadomość urodzinowa',
+  channelHint: 'Wysyłana kontaktom w dniu urodzin o wybranej godzinie.',
+  media: 'Plik wiadomości',
+  chooseFile: 'Wybierz plik',
+  removeFile: 'Usuń',
   title: 'Urodziny',
   description: 'Urodziny z pola kontaktów, w strefie czasowej firmy ({{tz}}).',
   sendToday: 'Wyślij dzisiejsze życzenia',
@@ -305,6 +340,11 @@ const pl: Strings = {
 };
 
 const ru: Strings = {
+  channelSection: 'Поздравление с днём рождения',
+  channelHint: 'Отправляется контактам в день рождения в выбранный час.',
+  media: 'Файл сообщения',
+  chooseFile: 'Выбрать файл',
+  removeFile: 'Удалить',
   title: 'Дни рождения',
   description: 'Дни рождения из поля контактов, в часовом поясе компании ({{tz}}).',
   sendToday: 'Отправить сегодняшние поздравления',

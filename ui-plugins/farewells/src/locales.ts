@@ -3,6 +3,8 @@
  * catalogues; regional variants share their language's text.
  */
 const pt = {
+  channelSection: 'Mensagem de despedida',
+  channelHint: 'Enviada ao resolver um atendimento com despedida.',
   title: 'Mensagens de despedida',
   description: 'Textos de fechamento que o atendente escolhe ao resolver um atendimento.',
   new: 'Nova mensagem',
@@ -27,6 +29,8 @@ const pt = {
 type Strings = typeof pt;
 
 const en: Strings = {
+  channelSection: 'Farewell message',
+  channelHint: 'Sent when a conversation is resolved with a farewell.',
   title: 'Farewell messages',
   description: 'Closing texts an agent picks when resolving a ticket.',
   new: 'New message',
@@ -50,6 +54,8 @@ const en: Strings = {
 };
 
 const es: Strings = {
+  channelSection: 'Mensaje de despedida',
+  channelHint: 'Se envía al resolver una atención con despedida.',
   title: 'Mensajes de despedida',
   description: 'Textos de cierre que el agente elige al resolver una atención.',
   new: 'Nuevo mensaje',
@@ -73,6 +79,8 @@ const es: Strings = {
 };
 
 const de: Strings = {
+  channelSection: 'Abschiedsnachricht',
+  channelHint: 'Wird beim Erledigen mit Abschied gesendet.',
   title: 'Abschiedsnachrichten',
   description: 'Abschlusstexte, die ein Agent beim Lösen eines Tickets auswählt.',
   new: 'Neue Nachricht',
@@ -96,6 +104,8 @@ const de: Strings = {
 };
 
 const fr: Strings = {
+  channelSection: 'Message d\'au revoir',
+  channelHint: 'Envoyé à la résolution d\'une conversation avec au revoir.',
   title: "Messages d'au revoir",
   description: 'Textes de clôture que l’agent choisit en résolvant une conversation.',
   new: 'Nouveau message',
@@ -119,6 +129,8 @@ const fr: Strings = {
 };
 
 const it: Strings = {
+  channelSection: 'Messaggio di saluto',
+  channelHint: 'Inviato quando una conversazione è risolta con saluto.',
   title: 'Messaggi di congedo',
   description: "Testi di chiusura che l'operatore sceglie quando risolve una conversazione.",
   new: 'Nuovo messaggio',
@@ -142,6 +154,8 @@ const it: Strings = {
 };
 
 const pl: Strings = {
+  channelSection: 'Wiadomość pożegnalna',
+  channelHint: 'Wysyłana przy rozwiązaniu rozmowy z pożegnaniem.',
   title: 'Wiadomości pożegnalne',
   description: 'Teksty zamknięcia, które konsultant wybiera przy rozwiązywaniu zgłoszenia.',
   new: 'Nowa wiadomość',
@@ -165,6 +179,8 @@ const pl: Strings = {
 };
 
 const ru: Strings = {
+  channelSection: 'Прощальное сообщение',
+  channelHint: 'Отправляется при решении обращения с прощанием.',
   title: 'Прощальные сообщения',
   description: 'Тексты завершения, которые оператор выбирает при закрытии обращения.',
   new: 'Новое сообщение',

@@ -44,7 +44,7 @@ export { realtime, useRealtime, useRealtimeRoom, realtimeStatusAtom, RealtimeCli
 export type { RealtimeFrame, RealtimeHandler, RealtimeStatus } from './realtime.ts';
 /** Plugin contract. */
 export { defineUiPlugin, flattenRoutes, registerPluginLocales, usePluginTranslation, uiPluginsAtom } from './plugin.ts';
-export type { UiPluginDefinition, UiPluginRoute, UiMenuEntry, UiSettingsTab, MenuSection, ChannelDialogSection, ChannelDialogSectionProps, UiPluginsState, WidgetZone, WidgetZoneProps, UiChannelType, ChannelFormProps, ChannelFormValue, ChannelFormChannel, ChannelConnectProps, ChannelConnectState, ComposerExtensionProps, ComposerTicket, ComposerTemplate, ComposerSendPayload } from './plugin.ts';
+export type { UiPluginDefinition, UiPluginRoute, UiMenuEntry, UiSettingsTab, MenuSection, ChannelDialogSection, ChannelDialogSectionProps, ChannelDialogTab, ChannelDialogChannel, ChannelDialogContribution, UiPluginsState, WidgetZone, WidgetZoneProps, UiChannelType, ChannelFormProps, ChannelFormValue, ChannelFormChannel, ChannelConnectProps, ChannelConnectState, ComposerExtensionProps, ComposerTicket, ComposerTemplate, ComposerSendPayload } from './plugin.ts';
 export { remoteName, REMOTE_EXPOSE } from './remote-name.ts';
 /** What calls the user's attention: menu badges (summed in the tab title and favicon), alert sounds, desktop notifications. */
 export {

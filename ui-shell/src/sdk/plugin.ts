@@ -23,30 +23,67 @@ export interface WidgetZoneProps {
   'layout.header': Record<string, never>;
 }
 
+/** The kernel tabs of the channel dialog (`/sessoes`). */
+export type ChannelDialogTab = 'general' | 'connection' | 'automation' | 'messages';
+
 /**
  * A plugin's fields inside the channel dialog (`/sessoes`), for any channel
- * type: saved in the plugin's own table, keyed by the channel. The shell
- * shows each section as a tab of the dialog and calls `save` after the
- * channel itself is saved (with its id), so the plugin stores its part.
+ * type. The shell renders the sections of every remote loaded for the
+ * tenant (a disabled plugin's remote is not loaded, so its fields are gone),
+ * ordered by `order`: inside a kernel tab as a titled panel at its end when
+ * `tab` is given, otherwise as a tab of its own. The section owns its
+ * fields' state and hands the dialog what to save through `register`.
  */
 export interface ChannelDialogSection {
-  /** Tab label (i18n key in the remote's namespace or the shell's). */
+  /** Title of the panel or tab (i18n key in the remote's namespace, then the shell's). */
   label: string;
-  /** Position among the dialog's plugin tabs. */
+  /** Position among the dialog's plugin sections. */
   order: number;
+  /** The kernel tab the section joins; without it the section is a tab of its own. */
+  tab?: ChannelDialogTab;
   component: ComponentType<ChannelDialogSectionProps>;
 }
 
-export interface ChannelDialogSectionProps {
-  /** The channel being edited; absent while creating (the section saves once the channel exists). */
-  channelId?: number;
-  /** Channel type (`waba`, `telegram`…). */
-  channelType: string;
+/**
+ * The saved channel as `GET /api/channels` answers it: the provider's fields
+ * plus every kernel field by name (`farewellMessage`, `birthdayHour`…), which
+ * a section reads (and narrows, e.g. with its contract's schema) as its part.
+ */
+export interface ChannelDialogChannel extends ChannelFormChannel {
+  [field: string]: unknown;
+}
+
+/** What a section hands the dialog for its save. */
+export interface ChannelDialogContribution {
   /**
-   * Registers how this section saves: the dialog calls it after saving the
-   * channel, with its id. Throwing shows the error in the dialog and keeps it open.
+   * Kernel channel fields this section edits, merged into the body of the
+   * dialog's own `POST|PUT /api/channels` (the server validates them with the
+   * rest). Leave out what the admin did not touch to keep it as saved.
+   * Throwing an `Error` refuses the save: its message shows above the section,
+   * its tab marked, and nothing is sent.
    */
-  registerSave(save: (channelId: number) => Promise<void>): void;
+  values?(): Record<string, unknown>;
+  /**
+   * Runs after the channel is saved, with the server's answer, for what has
+   * routes of its own (an upload…). Throwing shows the error: an edit stays
+   * open to retry; a new channel is already created, so the dialog closes and
+   * the error shows as a notification.
+   */
+  afterSave?(channel: ChannelDialogChannel): Promise<void>;
+}
+
+export interface ChannelDialogSectionProps {
+  /** The channel being edited; absent while creating. */
+  channel?: ChannelDialogChannel;
+  /** Channel type (`waba`, `telegram`…), also while creating once the admin picked it (else `null`). */
+  channelType: string | null;
+  /**
+   * Hands the dialog this section's contribution; the latest call wins, so
+   * call it from an effect without deps (it runs after every render) and the
+   * closures read the section's current state.
+   */
+  register(contribution: ChannelDialogContribution): void;
+  /** True while the dialog saves. */
   disabled?: boolean;
 }
 
@@ -221,7 +258,7 @@ export interface UiPluginDefinition {
   menus?: UiMenuEntry[];
   /** Tabs this remote adds to `/configuracoes`. */
   settingsTabs?: UiSettingsTab[];
-  /** Tabs this remote adds to the channel dialog on `/sessoes`, for every channel type. */
+  /** Sections (panels in a kernel tab, or tabs) this remote adds to the channel dialog on `/sessoes`, for every channel type. */
   channelDialog?: ChannelDialogSection[];
   widgets?: { [Z in WidgetZone]?: ComponentType<WidgetZoneProps[Z]> };
   /** Channel types this remote fills in on `/sessoes` (channel plugins). */

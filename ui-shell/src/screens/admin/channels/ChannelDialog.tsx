@@ -5,24 +5,56 @@
  * spec's messages; the server's refusals (connection limit, invalid JSON,
  * the channel plugin's own codes such as a missing Telegram token…) come
  * back through the SDK's error mapping and land beside the field or tab
- * they concern.
+ * they concern. Plugins add their own fields as sections (`channelDialog`
+ * of the remotes loaded for the tenant: birthdays, farewells…), which own
+ * their state and hand the save their part (`ChannelDialogContribution`).
  */
 import {
-  ActionIcon, Alert, Badge, Button, Checkbox, FileButton, Group, Modal, Paper, PasswordInput, ScrollArea, Select, SimpleGrid, Stack, Switch, Tabs, Text, Textarea, TextInput, Tooltip, UnstyledButton,
+  Alert, Badge, Button, Checkbox, Group, Modal, Paper, PasswordInput, ScrollArea, Select, SimpleGrid, Stack, Switch, Tabs, Text, Textarea, TextInput, UnstyledButton,
 } from '@mantine/core';
-import { IconAlertCircle, IconCheck, IconPaperclip, IconTrash } from '@tabler/icons-react';
+import { IconAlertCircle, IconCheck } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useAtomValue } from 'jotai';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, ErrorBoundary, ErrorBox, errorMessage, notify, type ChannelFormValue, type UiChannelType } from '@atende/ui-shell/sdk';
+import {
+  ApiError, ErrorBoundary, ErrorBox, errorMessage, notify, uiPluginsAtom,
+  type ChannelDialogChannel, type ChannelDialogContribution, type ChannelDialogSection, type ChannelDialogTab, type ChannelFormValue, type UiChannelType,
+} from '@atende/ui-shell/sdk';
 import { useQueues, useUsersLite } from '../shared.tsx';
-import { channelsKey, createChannel, removeBirthdayMedia, SWITCHES, updateChannel, uploadBirthdayMedia, useChannelErrorCodes, useChatFlows, type Channel, type ChannelType, type SwitchKey } from './api.ts';
+import { channelsKey, createChannel, SWITCHES, updateChannel, useChannelErrorCodes, useChatFlows, type Channel, type ChannelType, type SwitchKey } from './api.ts';
 import { ChannelTypeIcon } from './visuals.tsx';
 
-type Tab = 'general' | 'connection' | 'automation' | 'messages';
+/** A kernel tab, or `plugin:<key>` for a plugin section that is a tab of its own. */
+type Tab = ChannelDialogTab | `plugin:${string}`;
 type Errors = Partial<Record<'type' | 'name' | 'transcription' | 'wavoip' | 'proxyUrl' | 'form', string>>;
 const FIELD_TAB: Record<keyof Errors, Tab> = { type: 'general', name: 'general', transcription: 'automation', wavoip: 'automation', proxyUrl: 'connection', form: 'general' };
-const HOURS = Array.from({ length: 24 }, (_, h) => ({ value: String(h), label: `${String(h).padStart(2, '0')}:00` }));
+
+/** A remote's section of the dialog, with where it renders. */
+interface PluginSection extends ChannelDialogSection {
+  key: string;
+  pluginId: string;
+  /** The kernel tab holding it, or its own `plugin:<key>` tab. */
+  at: Tab;
+}
+
+/** The channel dialog sections of the remotes loaded for this tenant, in their order. */
+function usePluginSections(): PluginSection[] {
+  const { plugins } = useAtomValue(uiPluginsAtom);
+  return plugins
+    .flatMap((p) => (p.channelDialog ?? []).map((s, i) => {
+      const key = `${p.id}-${i}`;
+      return { ...s, key, pluginId: p.id, at: s.tab ?? (`plugin:${key}` as const) };
+    }))
+    .sort((a, b) => a.order - b.order);
+}
+
+/** A refusal of a section (its `values()`, or its `afterSave` on an edit): shown in that section, its tab marked. */
+class SectionRefusal extends Error {
+  constructor(readonly section: PluginSection, message: string) {
+    super(message);
+  }
+}
 
 /** Evolution-style instance names: what the server will keep (accents dropped, only letters, digits, _ and -). */
 export function lockedNameOf(name: string): string {
@@ -83,13 +115,24 @@ export function ChannelDialog({ channel, types, uis, onClose, onSaved }: Channel
   const [proxy, setProxy] = useState({ use: channel?.proxy.use ?? false, url: channel?.proxy.url ?? '', user: channel?.proxy.user ?? '', password: '' });
   const [wavoip, setWavoip] = useState('');
   const [dropWavoip, setDropWavoip] = useState(false);
-  const [farewell, setFarewell] = useState(channel?.farewellMessage ?? '');
   const [closingKeyword, setClosingKeyword] = useState(channel?.closingKeyword ?? '');
-  const [birthdayMessage, setBirthdayMessage] = useState(channel?.birthdayMessage ?? '');
-  const [birthdayHour, setBirthdayHour] = useState<string | null>(channel?.birthdayHour === null || channel?.birthdayHour === undefined ? null : String(channel.birthdayHour));
-  const [birthdayFile, setBirthdayFile] = useState<File | null>(null);
-  const [dropBirthdayMedia, setDropBirthdayMedia] = useState(false);
   const [errors, setErrors] = useState<Errors>({});
+  const [sectionError, setSectionError] = useState<{ key: string; at: Tab; message: string } | null>(null);
+
+  const sections = usePluginSections();
+  // Each section's latest contribution (it re-registers on every render, so the closures read its current state).
+  const contributions = useRef(new Map<string, ChannelDialogContribution>());
+  const registers = useRef(new Map<string, (c: ChannelDialogContribution) => void>());
+  const registerFor = useCallback((key: string) => {
+    let fn = registers.current.get(key);
+    if (!fn) {
+      fn = (c: ChannelDialogContribution) => { contributions.current.set(key, c); };
+      registers.current.set(key, fn);
+    }
+    return fn;
+  }, []);
+  // Sections see the saved channel with every field of the answer (their own among them).
+  const dialogChannel: ChannelDialogChannel | undefined = channel ? { ...channel } : undefined;
 
   const typeDef = types.find((x) => x.type === type);
   const ui = type ? uis.get(type) : undefined;
@@ -112,13 +155,19 @@ export function ChannelDialog({ channel, types, uis, onClose, onSaved }: Channel
         userId: userId ? Number(userId) : null,
         chatFlowId: chatFlowId ? Number(chatFlowId) : null,
         switches,
-        farewellMessage: farewell.trim() || null,
         closingKeyword: closingKeyword.trim() || null,
-        birthdayMessage: birthdayMessage.trim() || null,
-        birthdayHour: birthdayHour === null ? null : Number(birthdayHour),
         config: provider.config,
         secrets: provider.secrets,
       };
+      // The plugins' fields: each section's values join the kernel's body (the server validates them together).
+      for (const s of sections) {
+        const c = contributions.current.get(s.key);
+        try {
+          Object.assign(body, c?.values?.() ?? {});
+        } catch (err) {
+          throw new SectionRefusal(s, err instanceof Error ? err.message : String(err));
+        }
+      }
       if (!editing || !locked) body.name = name.trim();
       if (typeDef?.capabilities.proxy || channel?.proxy.use) body.proxy = { use: proxy.use, url: proxy.url.trim() || null, user: proxy.user.trim() || null, ...(proxy.password ? { password: proxy.password } : {}) };
       // Write-only values: sent only when typed (or removed), so an edit keeps what is saved.
@@ -126,9 +175,22 @@ export function ChannelDialog({ channel, types, uis, onClose, onSaved }: Channel
       else if (dropWavoip) body.wavoipTokens = null;
       if (transcription.trim()) body.transcriptionConfig = transcription.trim();
       else if (dropTranscription) body.transcriptionConfig = null;
-      let saved = editing ? await updateChannel(channel.id, body) : await createChannel({ ...body, type });
-      if (birthdayFile) saved = await uploadBirthdayMedia(saved.id, birthdayFile);
-      else if (dropBirthdayMedia && channel?.birthdayMedia) saved = await removeBirthdayMedia(saved.id);
+      const saved = editing ? await updateChannel(channel.id, body) : await createChannel({ ...body, type });
+      // Then what the sections save through routes of their own (a file upload…).
+      for (const s of sections) {
+        const after = contributions.current.get(s.key)?.afterSave;
+        if (!after) continue;
+        try {
+          await after({ ...saved });
+        } catch (err) {
+          // A new channel exists already: saving again would create another, so the dialog closes and says what failed.
+          if (!editing) notify.error(errorMessage(err));
+          else {
+            void qc.invalidateQueries({ queryKey: channelsKey });
+            throw new SectionRefusal(s, errorMessage(err));
+          }
+        }
+      }
       return saved;
     },
     onSuccess: (saved) => {
@@ -137,6 +199,12 @@ export function ChannelDialog({ channel, types, uis, onClose, onSaved }: Channel
       onSaved(saved, !editing);
     },
     onError: (err) => {
+      if (err instanceof SectionRefusal) {
+        setErrors({});
+        setSectionError({ key: err.section.key, at: err.section.at, message: err.message });
+        setTab(err.section.at);
+        return;
+      }
       const code = err instanceof ApiError ? err.code : undefined;
       const msg = errorMessage(err);
       if (code === 'ERR_INVALID_JSON') return show({ transcription: msg });
@@ -168,13 +236,41 @@ export function ChannelDialog({ channel, types, uis, onClose, onSaved }: Channel
     if (proxy.use && !validProxyUrl(proxy.url.trim())) e.proxyUrl = t('channels.dialog.proxyUrlInvalid');
     if (Object.values(e).some(Boolean)) return show(e);
     setErrors({});
+    setSectionError(null);
     save.mutate();
   };
 
-  const tabError = (k: Tab) => (Object.keys(errors) as (keyof Errors)[]).some((f) => errors[f] && f !== 'form' && FIELD_TAB[f] === k);
+  // A section renders inside the remote's error boundary: a broken remote shows its error box, the dialog keeps working.
+  const renderSection = (s: PluginSection) => {
+    const Component = s.component;
+    return (
+      <>
+        {sectionError?.key === s.key && <SectionAlert message={sectionError.message} />}
+        <ErrorBoundary fallback={(error, reset) => <ErrorBox compact error={error} message={error instanceof Error ? error.message : undefined} onRetry={reset} />}>
+          <Component channel={dialogChannel} channelType={type} register={registerFor(s.key)} disabled={save.isPending} />
+        </ErrorBoundary>
+      </>
+    );
+  };
+  const sectionsIn = (k: ChannelDialogTab) => {
+    const here = sections.filter((s) => s.tab === k);
+    if (!here.length) return null;
+    return (
+      <>
+        {here.map((s) => (
+          <div key={s.key} data-testid={`channel-section-${s.key}`}>
+            <Section title={sectionLabel(s)}>{renderSection(s)}</Section>
+          </div>
+        ))}
+      </>
+    );
+  };
+
+  const tabError = (k: Tab) => sectionError?.at === k || (Object.keys(errors) as (keyof Errors)[]).some((f) => errors[f] && f !== 'form' && FIELD_TAB[f] === k);
+  const sectionLabel = (s: PluginSection) => t(s.label, { ns: [s.pluginId, 'translation'] });
   const tabLabel = (k: Tab) => (
     <Group gap={6} wrap="nowrap">
-      {t(`channels.tabs.${k}`)}
+      {k.startsWith('plugin:') ? sectionLabel(sections.find((s) => s.at === k)!) : t(`channels.tabs.${k}`)}
       {tabError(k) && <IconAlertCircle size={14} color="var(--mantine-color-red-6)" />}
     </Group>
   );
@@ -231,6 +327,9 @@ export function ChannelDialog({ channel, types, uis, onClose, onSaved }: Channel
               <Tabs.Tab value="connection" data-testid="channel-tab-connection">{tabLabel('connection')}</Tabs.Tab>
               <Tabs.Tab value="automation" data-testid="channel-tab-automation">{tabLabel('automation')}</Tabs.Tab>
               <Tabs.Tab value="messages" data-testid="channel-tab-messages">{tabLabel('messages')}</Tabs.Tab>
+              {sections.filter((s) => !s.tab).map((s) => (
+                <Tabs.Tab key={s.key} value={s.at} data-testid={`channel-tab-${s.key}`}>{tabLabel(s.at)}</Tabs.Tab>
+              ))}
             </Tabs.List>
 
             <Tabs.Panel value="general">
@@ -289,6 +388,7 @@ export function ChannelDialog({ channel, types, uis, onClose, onSaved }: Channel
                     />
                   </SimpleGrid>
                 </Section>
+                {sectionsIn('general')}
               </Stack>
             </Tabs.Panel>
 
@@ -329,6 +429,7 @@ export function ChannelDialog({ channel, types, uis, onClose, onSaved }: Channel
                     </Stack>
                   </Section>
                 )}
+                {sectionsIn('connection')}
               </Stack>
             </Tabs.Panel>
 
@@ -385,50 +486,23 @@ export function ChannelDialog({ channel, types, uis, onClose, onSaved }: Channel
                     data-testid="channel-wavoip"
                   />
                 </WriteOnly>
+                {sectionsIn('automation')}
               </Stack>
             </Tabs.Panel>
 
             <Tabs.Panel value="messages">
               <Stack gap="sm">
-                <Textarea label={t('channels.fields.farewellMessage')} description={t('channels.dialog.farewellHint')} autosize minRows={2} maxRows={6} value={farewell} onChange={(e) => setFarewell(e.currentTarget.value)} data-testid="channel-farewell" />
                 <TextInput label={t('channels.fields.closingKeyword')} description={t('channels.dialog.closingKeywordHint')} value={closingKeyword} onChange={(e) => setClosingKeyword(e.currentTarget.value)} maxLength={100} data-testid="channel-closing-keyword" />
-                <Section title={t('channels.dialog.birthdayTitle')} hint={t('channels.dialog.birthdayHint')}>
-                  <Stack gap="sm">
-                    <Textarea label={t('channels.fields.birthdayMessage')} autosize minRows={2} maxRows={6} value={birthdayMessage} onChange={(e) => setBirthdayMessage(e.currentTarget.value)} placeholder={t('channels.dialog.birthdayPlaceholder', { firstName: '{{firstName}}' })} data-testid="channel-birthday-message" />
-                    <Group align="flex-end" gap="sm">
-                      <Select
-                        label={t('channels.fields.birthdayHour')}
-                        description={t('channels.dialog.birthdayHourHint')}
-                        data={HOURS}
-                        value={birthdayHour}
-                        onChange={setBirthdayHour}
-                        clearable
-                        w={200}
-                        data-testid="channel-birthday-hour"
-                      />
-                      <Stack gap={4} style={{ flex: 1 }}>
-                        <Text size="sm" fw={500}>{t('channels.fields.birthdayMedia')}</Text>
-                        <Group gap="xs">
-                          <FileButton onChange={(f) => { setBirthdayFile(f); setDropBirthdayMedia(false); }} accept="image/*,video/*,audio/*,application/pdf">
-                            {(props) => <Button {...props} variant="default" leftSection={<IconPaperclip size={16} />} data-testid="channel-birthday-file">{t('channels.dialog.chooseFile')}</Button>}
-                          </FileButton>
-                          {(birthdayFile || (channel?.birthdayMedia && !dropBirthdayMedia)) && (
-                            <Group gap={4} wrap="nowrap">
-                              <Text size="sm" truncate maw={220} data-testid="channel-birthday-file-name">{birthdayFile?.name ?? channel?.birthdayMedia?.name}</Text>
-                              <Tooltip label={t('channels.dialog.remove')}>
-                                <ActionIcon variant="subtle" color="red" onClick={() => { setBirthdayFile(null); setDropBirthdayMedia(true); }} aria-label={t('channels.dialog.remove')}>
-                                  <IconTrash size={15} />
-                                </ActionIcon>
-                              </Tooltip>
-                            </Group>
-                          )}
-                        </Group>
-                      </Stack>
-                    </Group>
-                  </Stack>
-                </Section>
+                {sectionsIn('messages')}
               </Stack>
             </Tabs.Panel>
+            {sections.filter((s) => !s.tab).map((s) => (
+              <Tabs.Panel key={s.key} value={s.at}>
+                <Stack gap="md">
+                  {renderSection(s)}
+                </Stack>
+              </Tabs.Panel>
+            ))}
           </Tabs>
 
           <Group justify="flex-end" gap="xs" mt="xs">
@@ -439,6 +513,10 @@ export function ChannelDialog({ channel, types, uis, onClose, onSaved }: Channel
       </form>
     </Modal>
   );
+}
+
+function SectionAlert({ message }: { message: string }) {
+  return <Alert color="red" variant="light" icon={<IconAlertCircle size={16} />} mb="sm" data-testid="channel-section-error">{message}</Alert>;
 }
 
 function Section({ title, hint, children }: { title: string; hint?: string; children: ReactNode }) {

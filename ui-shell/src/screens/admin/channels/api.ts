@@ -15,7 +15,11 @@ export type ChannelStatus = (typeof CHANNEL_STATUSES)[number];
 export const SWITCHES = ['webPush', 'autoEvaluation', 'audioTranscription', 'autoDistribution', 'messageDestruction', 'disableIntegrationsOnOpen', 'waitIntegrationProcessing'] as const;
 export type SwitchKey = (typeof SWITCHES)[number];
 
-/** A channel as `GET /api/channels/:id` answers it to those who manage channels. */
+/**
+ * A channel as `GET /api/channels/:id` answers it to those who manage
+ * channels: the fields the shell edits (plugins' fields, e.g. the birthday
+ * message, are in the answer too and read by their sections).
+ */
 export interface Channel {
   id: number;
   tenantId: number;
@@ -32,11 +36,7 @@ export interface Channel {
   queueId: number | null;
   userId: number | null;
   chatFlowId: number | null;
-  farewellMessage: string | null;
   closingKeyword: string | null;
-  birthdayMessage: string | null;
-  birthdayHour: number | null;
-  birthdayMedia: { url: string; name: string; mimetype: string } | null;
   switches: Record<SwitchKey, boolean>;
   proxy: { use: boolean; url: string | null; user: string | null; passwordSet: boolean };
   wavoipTokenCount: number;
@@ -119,12 +119,6 @@ export const moveChannelTickets = (fromChannelId: number, toChannelId: number) =
 export const startImport = (body: Record<string, unknown>) => api.post<{ importId: string; status: string }>('/messages/syncOld', body, { silent: true });
 export const listImports = (id: number, signal?: AbortSignal) => api.get<HistoryImport[]>(`/channels/${id}/imports`, { signal, background: true });
 
-export function uploadBirthdayMedia(id: number, file: File) {
-  const form = new FormData();
-  form.append('file', file, file.name);
-  return api.post<Channel>(`/channels/${id}/birthday-media`, form, { timeoutMs: 120_000, silent: true });
-}
-export const removeBirthdayMedia = (id: number) => api.delete<Channel>(`/channels/${id}/birthday-media`);
 
 /**
  * The tenant's channels, kept live: a status change (`channel.updated`)
