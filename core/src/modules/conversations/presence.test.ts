@@ -13,7 +13,8 @@ let financeiro: number;
 const put = (u: TestUser, url: string, payload: unknown) => t.app.inject({ method: 'PUT', url, headers: u.headers, payload: payload as object });
 const get = (u: TestUser, url: string) => t.app.inject({ method: 'GET', url, headers: u.headers });
 /** The queue's members among a presence list (ticket admins are offered for every queue). */
-const agents = <T extends { profile: string }>(users: T[]) => users.filter((u) => u.profile === 'user');
+type Listed = { id: number; name: string; profile: string; status: string; pauseReason: string | null; openTickets: number };
+const agents = (users: Listed[]) => users.filter((u) => u.profile === 'user');
 
 beforeAll(async () => {
   t = await createTestApp();
