@@ -128,7 +128,7 @@ run('contact panel', () => {
     // The lane: a list of the tenant's lanes by name, "Nenhuma" at first.
     await panel.getByTestId('contact-edit').click();
     const drawer = page.getByRole('dialog', { name: 'Editar contato' });
-    const laneField = drawer.getByRole('textbox', { name: 'Etapa do kanban' });
+    const laneField = drawer.getByTestId('contact-lane');
     await expect.poll(() => laneField.inputValue(), { timeout: 15_000 }).toBe('Nenhuma');
     await laneField.click();
     expect(await page.getByRole('listbox').getByRole('option').allTextContents()).toEqual(['Nenhuma', 'Novo lead', 'Negociação']);
