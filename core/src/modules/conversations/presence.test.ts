@@ -124,6 +124,10 @@ describe('presence and transfer', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ error: 'ERR_TRANSFER_USER_NOT_IN_QUEUE', message: 'Não foi possível transferir: o usuário selecionado não atende a fila escolhida' });
     }
+    // The panel's bulk transfer: refused as a whole, nothing moved.
+    const bulk = await t.app.inject({ method: 'POST', url: '/api/tickets/bulk-transfer', headers: admin.headers, payload: { ticketIds: [ticket.id], userId: carla.id, queueId: atendimento } });
+    expect(bulk.statusCode).toBe(400);
+    expect(bulk.json().error).toBe('ERR_TRANSFER_USER_NOT_IN_QUEUE');
     const still = (await get(ana, `/api/tickets/${ticket.id}`)).json();
     expect(still).toMatchObject({ userId: ana.id, queueId: atendimento });
     expect((await t.sql.query(`SELECT count(*)::int AS n FROM ticket_logs WHERE ticket_id = $1 AND type = 'transferred'`, [ticket.id])).rows[0].n).toBe(0);

@@ -112,6 +112,11 @@ async function assertAssignable(kernel: Kernel, actor: Actor, userId: number | n
   }
 }
 
+/** Refuses, before any ticket moves, a bulk transfer whose receiver does not work the chosen queue (the same rule). */
+export async function assertMayReceive(kernel: Kernel, actor: Actor, userId: number, queueId: number): Promise<void> {
+  await assertAssignable(kernel, actor, userId, queueId, { receiving: true });
+}
+
 /** Whether a user may receive a ticket of `queueId`: one of their queues, or they are a ticket admin. */
 export function receivesQueue(user: { profile: Actor['profile']; queues: readonly number[] }, queueId: number, s: Parameters<typeof isTicketAdmin>[1]): boolean {
   return isTicketAdmin({ profile: user.profile }, s) || user.queues.includes(queueId);
