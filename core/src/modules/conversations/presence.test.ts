@@ -73,6 +73,8 @@ describe('presence and transfer', () => {
     const msgs = (await get(bruno, `/api/messages/${ticket.id}`)).json().messages;
     const line = msgs.find((m: { type: string }) => m.type === 'system');
     expect(line).toMatchObject({ isNote: true, body: 'Transferido de Atendimento (Ana) para Financeiro (Bruno) por Ana\nObservação: Cliente quer 2ª via do boleto' });
+    // Its parts, which the screens word as a transfer line (not a plain note).
+    expect(line.system).toMatchObject({ system: 'transfer', note: 'Cliente quer 2ª via do boleto' });
     // Never sent to the customer.
     expect((await t.sql.query(`SELECT count(*)::int AS n FROM message_sends WHERE message_id = $1`, [line.id])).rows[0].n).toBe(0);
     const list = agents((await get(ana, `/api/presence?queueId=${financeiro}`)).json().users);
