@@ -78,6 +78,7 @@ export const ERRORS = {
   ERR_CREATING_MESSAGE: e(500, 'Erro ao criar a mensagem no banco de dados.', 'Error creating the message in the database.'),
   ERR_CREATING_TICKET: e(500, 'Erro ao criar o ticket no banco de dados.', 'Error creating the ticket in the database.'),
   ERR_TRANSFER: e(400, 'Não foi possível transferir', 'Could not transfer'),
+  ERR_TRANSFER_USER_NOT_IN_QUEUE: e(400, 'Não foi possível transferir: o usuário selecionado não atende a fila escolhida', 'Could not transfer: the selected user does not work in the chosen queue'),
   ERR_TICKET_SAME_USER: e(400, 'Ticket já pertence ao usuário selecionado', 'The ticket already belongs to the selected user'),
   ERR_SENDING_MESSAGE: e(400, 'Não foi possível enviar a mensagem. Tente novamente', 'Could not send the message. Try again'),
   ERR_INVALID_MESSAGE: e(400, 'Mensagem inválida', 'Invalid message'),

@@ -106,4 +106,94 @@ run('contact panel', () => {
     await drawer.waitFor({ state: 'hidden' });
     await expect.poll(async () => (await t.sql.query('SELECT blocked FROM contacts WHERE id = $1', [contact.id])).rows[0].blocked).toBe(true);
   }, 180_000);
+
+  it('the kanban lane is chosen by name (or none) and hidden without the kanban plugin; the panel blocks and unblocks with a confirmation', async () => {
+    const lane = async (name: string) => (await t.app.inject({ method: 'POST', url: '/api/plugins/kanban/lanes', headers: admin.headers, payload: { name } })).json().id as number;
+    await lane('Novo lead');
+    const negociacao = await lane('Negociação');
+    const ch = (await t.app.inject({ method: 'POST', url: '/api/channels', headers: admin.headers, payload: { type: 'sandbox', name: 'Vendas' } })).json().id;
+    const contact = (await t.app.inject({ method: 'POST', url: '/api/contacts', headers: admin.headers, payload: { name: 'Rita Lima', number: '5511922223333' } })).json();
+    const ticket = (await t.app.inject({ method: 'POST', url: '/api/tickets', headers: admin.headers, payload: { contactId: contact.id, channelId: ch, status: 'open', userId: ana.id } })).json().id;
+    const laneOf = async () => (await t.sql.query('SELECT lane_id FROM kanban_contact_lanes WHERE contact_id = $1', [contact.id])).rows[0]?.lane_id ?? null;
+
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: ana.email, password: ana.password } });
+    const { context, page } = await loggedInPage(browser, base, { session: res.json() });
+    contexts.push(context);
+    pages.push(page);
+    page.on('pageerror', (e) => console.log(`[pageerror] ${e.stack}`));
+    await page.goto(`${base}/#/atendimento/${ticket}`);
+    const panel = page.getByTestId('contact-panel');
+    await panel.waitFor({ timeout: 20_000 });
+
+    // The lane: a list of the tenant's lanes by name, "Nenhuma" at first.
+    await panel.getByTestId('contact-edit').click();
+    const drawer = page.getByRole('dialog', { name: 'Editar contato' });
+    const laneField = drawer.getByTestId('contact-lane');
+    await expect.poll(() => laneField.inputValue(), { timeout: 15_000 }).toBe('Nenhuma');
+    await laneField.click();
+    expect(await page.getByRole('listbox').getByRole('option').allTextContents()).toEqual(['Nenhuma', 'Novo lead', 'Negociação']);
+    await page.getByRole('option', { name: 'Negociação' }).click();
+    await drawer.getByRole('button', { name: 'Salvar' }).click();
+    await drawer.waitFor({ state: 'hidden' });
+    await expect.poll(laneOf).toBe(negociacao);
+    await panel.getByText('Negociação').waitFor({ timeout: 15_000 });
+    // And back to none.
+    await panel.getByTestId('contact-edit').click();
+    await expect.poll(() => laneField.inputValue(), { timeout: 15_000 }).toBe('Negociação');
+    await laneField.click();
+    await page.getByRole('option', { name: 'Nenhuma' }).click();
+    await drawer.getByRole('button', { name: 'Salvar' }).click();
+    await drawer.waitFor({ state: 'hidden' });
+    await expect.poll(laneOf).toBe(null);
+
+    // Blocking from the panel: asked first; cancelling changes nothing.
+    const block = panel.getByTestId('contact-block');
+    await expect.poll(() => block.textContent(), { timeout: 15_000 }).toBe('Bloquear contato');
+    await block.click();
+    const ask = page.getByRole('dialog', { name: 'Bloquear contato' });
+    await ask.getByText('Bloquear Rita Lima? As mensagens deste contato passam a ser ignoradas até que seja desbloqueado.').waitFor();
+    await ask.getByRole('button', { name: 'Cancelar' }).click();
+    await ask.waitFor({ state: 'hidden' });
+    expect((await t.sql.query('SELECT blocked FROM contacts WHERE id = $1', [contact.id])).rows[0].blocked).toBe(false);
+    await block.click();
+    await ask.getByRole('button', { name: 'Bloquear contato' }).click();
+    await page.getByText('Contato bloqueado', { exact: true }).waitFor();
+    await panel.getByTestId('contact-blocked-badge').waitFor();
+    expect((await t.sql.query('SELECT blocked FROM contacts WHERE id = $1', [contact.id])).rows[0].blocked).toBe(true);
+    await page.screenshot({ path: '/tmp/shots/contact-blocked.png' });
+    // Unblocking, the same way.
+    await expect.poll(() => block.textContent()).toBe('Desbloquear contato');
+    await block.click();
+    const askUnblock = page.getByRole('dialog', { name: 'Desbloquear contato' });
+    await askUnblock.getByRole('button', { name: 'Desbloquear contato' }).click();
+    await page.getByText('Contato desbloqueado', { exact: true }).waitFor();
+    await panel.getByTestId('contact-blocked-badge').waitFor({ state: 'hidden' });
+    expect((await t.sql.query('SELECT blocked FROM contacts WHERE id = $1', [contact.id])).rows[0].blocked).toBe(false);
+
+    // A tenant with the kanban plugin off: no lane field, and saving the contact still works.
+    const other = await t.loginAs('admin');
+    await t.sql.query(`INSERT INTO tenant_plugins (tenant_id, plugin_id, enabled) VALUES ($1, 'kanban', false)`, [other.tenantId]);
+    const och = (await t.app.inject({ method: 'POST', url: '/api/channels', headers: other.headers, payload: { type: 'sandbox', name: 'Loja' } })).json().id;
+    const oc = (await t.app.inject({ method: 'POST', url: '/api/contacts', headers: other.headers, payload: { name: 'Sem Kanban', number: '5511933334444' } })).json();
+    const ot = (await t.app.inject({ method: 'POST', url: '/api/tickets', headers: other.headers, payload: { contactId: oc.id, channelId: och, status: 'open', userId: other.id } })).json().id;
+    const r2 = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: other.email, password: other.password } });
+    const second = await loggedInPage(browser, base, { session: r2.json() });
+    contexts.push(second.context);
+    pages.push(second.page);
+    await second.page.goto(`${base}/#/atendimento/${ot}`);
+    const panel2 = second.page.getByTestId('contact-panel');
+    await panel2.waitFor({ timeout: 20_000 });
+    // The form asks the kanban plugin for lanes when it opens: once refused, there is no lane to show.
+    const lanesAnswer = second.page.waitForResponse((r) => r.url().includes('/plugins/kanban/lanes'));
+    await panel2.getByTestId('contact-edit').click();
+    expect((await lanesAnswer).status()).toBe(404);
+    const drawer2 = second.page.getByRole('dialog', { name: 'Editar contato' });
+    await drawer2.getByLabel(/^Nome/).fill('Sem Kanban Editado');
+    // The form is complete (the wallets field, below where the lane was, is there) and has no lane.
+    await drawer2.getByLabel('Carteiras').waitFor();
+    expect(await drawer2.getByText('Etapa do kanban').count()).toBe(0);
+    await drawer2.getByRole('button', { name: 'Salvar' }).click();
+    await drawer2.waitFor({ state: 'hidden' });
+    await expect.poll(async () => (await t.sql.query('SELECT name FROM contacts WHERE id = $1', [oc.id])).rows[0].name).toBe('Sem Kanban Editado');
+  }, 180_000);
 });

@@ -107,8 +107,10 @@ run('presence and transfer', () => {
     await pa.getByRole('option', { name: 'Financeiro' }).click();
     await pa.getByTestId('transfer-user').click();
     const options = pa.getByTestId('transfer-user-option');
-    // Only Financeiro's people, the available first; a colleague sees the pause, not its reason.
+    // Financeiro's people and the admin (who has no queue but works every one, as the server accepts), the available
+    // first; never Ana (Atendimento only). A colleague sees the pause, not its reason.
     await expect.poll(() => options.evaluateAll((els) => els.map((e) => `${e.textContent} [${e.getAttribute('data-status')}]`))).toEqual([
+      'Carlos SupervisorOnline0 abertos [online]',
       'BrunoEm pausa0 abertos [paused]',
       'CarlaOffline0 abertos [offline]',
     ]);
@@ -116,10 +118,11 @@ run('presence and transfer', () => {
     // Bruno comes back from lunch: Ana's open list follows.
     await pb.getByTestId('presence-indicator').click();
     await pb.getByTestId('presence-set-online').click();
-    await expect.poll(() => options.first().getAttribute('data-status'), { timeout: 15_000 }).toBe('online');
+    const brunoOption = options.filter({ hasText: 'Bruno' });
+    await expect.poll(() => brunoOption.getAttribute('data-status'), { timeout: 15_000 }).toBe('online');
     await expect.poll(() => member(bruno).getAttribute('data-status'), { timeout: 15_000 }).toBe('online');
 
-    await options.first().click();
+    await brunoOption.click();
     await pa.getByTestId('transfer-note').fill('Cliente quer a 2ª via do boleto');
     await pa.getByTestId('transfer-submit').click();
 

@@ -7,6 +7,9 @@ export const queueAnswer = z.object({
   name: z.string(),
   color: z.string(),
   greetingMessage: z.string().nullable(),
+  // The queue's SLA targets (minutes): without them here the answer would drop them and the queue form would lose them.
+  slaFirstResponseMinutes: z.number().int().nullable(),
+  slaResolutionMinutes: z.number().int().nullable(),
   createdAt: isoDate,
   updatedAt: isoDate,
 });

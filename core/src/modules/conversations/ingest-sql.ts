@@ -263,3 +263,17 @@ export const INGEST_BATCH_FUNCTION_V2 = `CREATE OR REPLACE FUNCTION atende_inges
     END LOOP;
     RETURN to_jsonb(v_out);
   END $$`;
+
+/**
+ * The channel's default user (its routing defaults, administration.md) is the one automatic assignment of a new
+ * ticket. An agent who chose to pause or to be offline (presence.ts) does not get it: the ticket waits, pending, in
+ * the channel's queue for whoever takes it, instead of sitting unseen in the hands of someone away. An agent who
+ * merely has the app closed still gets it (they chose to be online; it is theirs when they come back); a deactivated
+ * user never does (they cannot log in).
+ */
+const DEFAULTS_SELECT = 'SELECT queue_id, user_id INTO v_queue, v_user FROM channels WHERE tenant_id = p_tenant AND id = p_channel AND deleted_at IS NULL;';
+const DEFAULTS_SELECT_AVAILABLE = `SELECT c.queue_id, u.id INTO v_queue, v_user FROM channels c
+      LEFT JOIN users u ON u.tenant_id = c.tenant_id AND u.id = c.user_id AND u.active AND u.presence = 'online'
+     WHERE c.tenant_id = p_tenant AND c.id = p_channel AND c.deleted_at IS NULL;`;
+if (INGEST_ONE_FUNCTION.split(DEFAULTS_SELECT).length !== 2) throw new Error('ingest-sql: the default-user select moved');
+export const INGEST_ONE_FUNCTION_V2 = INGEST_ONE_FUNCTION.replace(DEFAULTS_SELECT, DEFAULTS_SELECT_AVAILABLE);

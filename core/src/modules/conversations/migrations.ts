@@ -1,5 +1,5 @@
 import type { MigrationDef } from '../../sdk/types.ts';
-import { INGEST_BATCH_FUNCTION, INGEST_BATCH_FUNCTION_V2, INGEST_FUNCTIONS, INGEST_ONE_FUNCTION } from './ingest-sql.ts';
+import { INGEST_BATCH_FUNCTION, INGEST_BATCH_FUNCTION_V2, INGEST_FUNCTIONS, INGEST_ONE_FUNCTION, INGEST_ONE_FUNCTION_V2 } from './ingest-sql.ts';
 
 /**
  * The conversation core's tables. Every index starts with tenant_id: every
@@ -292,4 +292,7 @@ export const conversationMigrations: MigrationDef[] = [
       `CREATE INDEX tickets_waiting_idx ON tickets (tenant_id, waiting_since, id) WHERE status = 'pending'`,
     ],
   },
+  // The channel's default user gets new tickets only while they are available (paused or offline by choice: the
+  // ticket waits in the queue instead; ingest-sql.ts).
+  { name: '0007_ingest_skips_paused_default_user', up: [INGEST_ONE_FUNCTION_V2] },
 ];

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Kernel } from '../../kernel.ts';
 import { AppError } from '../../errors.ts';
 import { principalOf } from '../../sdk/http.ts';
+import { visibilitySettings } from './visibility.ts';
 
 export type PresenceStatus = 'online' | 'paused' | 'offline';
 
@@ -82,8 +83,12 @@ export async function presenceRoutes(app: FastifyInstance, kernel: Kernel) {
        SELECT u.id, u.name, u.profile, u.queues, u.is_online, u.presence, u.pause_reason, u.presence_since,
               coalesce(l.open_tickets, 0) AS open_tickets, coalesce(l.pending_tickets, 0) AS pending_tickets
          FROM users u LEFT JOIN load l ON l.user_id = u.id
-        WHERE u.tenant_id = $1 AND u.active AND ($2::int IS NULL OR u.queues @> jsonb_build_array($2::int))`,
-      [p.tenantId, req.query.queueId ?? null],
+        WHERE u.tenant_id = $1 AND u.active
+          AND ($2::int IS NULL OR u.queues @> jsonb_build_array($2::int)
+               OR u.profile IN ('admin','superadmin') OR (u.profile = 'super' AND NOT $3::boolean))`,
+      // Of one queue: the people a ticket of it may be transferred to (tickets.ts `receivesQueue`): its members and the
+      // ticket admins, who work every queue (a supervisor too unless supervisorAdmin makes them a regular user).
+      [p.tenantId, req.query.queueId ?? null, (await visibilitySettings(kernel, p.tenantId)).supervisorAdmin === 'enabled'],
     );
     const rank: Record<PresenceStatus, number> = { online: 0, paused: 1, offline: 2 };
     const users = rows.rows.map((u) => {

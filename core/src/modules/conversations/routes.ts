@@ -9,7 +9,7 @@ import { INLINE_MEDIA, MAX_MEDIA_BYTES, decodePath } from '../../storage/local.t
 import { INTEGRATION_FIELDS, messageOut } from './serialize.ts';
 import { idParam, ticketIdParam, ticketListQuery, listParam } from './query.ts';
 import { listTickets } from './list.ts';
-import { clearAssignment, createTicket, forceClose, transferToChatbot, updateTicket, visibleTicket, autoCloseIdle, AUTO_CLOSE_OPTIONS } from './tickets.ts';
+import { assertMayReceive, clearAssignment, createTicket, forceClose, transferToChatbot, updateTicket, visibleTicket, autoCloseIdle, AUTO_CLOSE_OPTIONS } from './tickets.ts';
 import { contactMessages, deleteMessage, editMessage, forwardMessages, listMessages, reactToMessage, retryMessage, searchMessages, sendMessage, FORWARD_MAX, type SendInput } from './messages.ts';
 import { defineSendJob } from './outbound.ts';
 import { defineTicketJobs } from './tickets.ts';
@@ -288,6 +288,8 @@ export async function conversationRoutes(app: FastifyInstance, kernel: Kernel) {
       },
       async (req) => {
         const { userId, queueId } = req.body;
+        // One answer for the whole selection when the receiver cannot take tickets of that queue, not one failure per ticket.
+        await assertMayReceive(kernel, req.access!, userId, queueId);
         const { ok, failed } = await inBlocks(req, 'transfer', req.body.ticketIds, (id) => updateTicket(kernel, req.access!, id, { userId, queueId }));
         return { transferred: ok, failed };
       },

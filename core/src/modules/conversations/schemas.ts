@@ -92,6 +92,9 @@ export const messageSchema = z.object({
   reactions: z.array(z.object({ emoji: z.string(), by: z.string(), fromMe: z.boolean() })),
   participant: z.string().nullable(),
   forwarded: z.boolean(),
+  // A line the system wrote (a transfer: from, to, by, note), worded by each screen (serialize.ts); without it here the
+  // answer drops it and the line shows as a plain internal note.
+  system: z.record(z.string(), z.unknown()).optional(),
   errorCode: z.string().nullable(),
   template: z.object({ name: z.string(), language: z.string() }).optional(),
   timestamp: instant,

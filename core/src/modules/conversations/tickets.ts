@@ -69,7 +69,8 @@ export async function createTicket(kernel: Kernel, actor: Actor, input: { contac
     const ch = await kernel.db.pool.query('SELECT 1 FROM channels WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL', [actor.tenantId, channelId]);
     if (!ch.rowCount) throw new AppError('ERR_NO_WAPP_FOUND');
   }
-  await assertAssignable(kernel, actor, input.userId ?? null, input.queueId ?? null);
+  // Opening a conversation in someone else's name hands it to them: the queue rule of a transfer applies.
+  await assertAssignable(kernel, actor, input.userId ?? null, input.queueId ?? null, { receiving: input.userId != null && input.userId !== actor.userId });
   const existing = await kernel.db.pool.query(`SELECT 1 FROM tickets WHERE tenant_id = $1 AND contact_id = $2 AND COALESCE(channel_id, 0) = $3 AND status IN ('open','pending')`, [actor.tenantId, input.contactId, channelId]);
   if (existing.rowCount) return otherOpenTicket(kernel, actor, input.contactId, channelId);
   const status = input.status ?? 'open';
@@ -91,15 +92,34 @@ export async function createTicket(kernel: Kernel, actor: Actor, input: { contac
   return ticketOut(t!);
 }
 
-async function assertAssignable(kernel: Kernel, actor: Actor, userId: number | null, queueId: number | null) {
+async function assertAssignable(kernel: Kernel, actor: Actor, userId: number | null, queueId: number | null, opts: { receiving?: boolean } = {}) {
+  let receiver: { profile: Actor['profile']; queues: number[] } | undefined;
   if (userId !== null) {
-    const u = await kernel.db.pool.query('SELECT 1 FROM users WHERE tenant_id = $1 AND id = $2 AND active', [actor.tenantId, userId]);
+    const u = await kernel.db.pool.query<{ profile: Actor['profile']; queues: number[] }>('SELECT profile, queues FROM users WHERE tenant_id = $1 AND id = $2 AND active', [actor.tenantId, userId]);
     if (!u.rowCount) throw new AppError('ERR_NO_USER_FOUND');
+    receiver = u.rows[0];
   }
   if (queueId !== null) {
     const q = await kernel.db.pool.query('SELECT 1 FROM queues WHERE tenant_id = $1 AND id = $2', [actor.tenantId, queueId]);
     if (!q.rowCount) throw new AppError('ERR_NOT_FOUND');
   }
+  // Whoever receives a transferred ticket must be able to work it: it lands in a queue they attend, or they are a
+  // ticket admin (admin, superadmin, a supervisor while supervisorAdmin is off), who sees every queue (core.md §6).
+  // The transfer dialog offers exactly these people (presence.ts `receivesQueueSql`).
+  if (opts.receiving && receiver && queueId !== null) {
+    const s = await visibilitySettings(kernel, actor.tenantId);
+    if (!receivesQueue(receiver, queueId, s)) throw new AppError('ERR_TRANSFER_USER_NOT_IN_QUEUE');
+  }
+}
+
+/** Refuses, before any ticket moves, a bulk transfer whose receiver does not work the chosen queue (the same rule). */
+export async function assertMayReceive(kernel: Kernel, actor: Actor, userId: number, queueId: number): Promise<void> {
+  await assertAssignable(kernel, actor, userId, queueId, { receiving: true });
+}
+
+/** Whether a user may receive a ticket of `queueId`: one of their queues, or they are a ticket admin. */
+export function receivesQueue(user: { profile: Actor['profile']; queues: readonly number[] }, queueId: number, s: Parameters<typeof isTicketAdmin>[1]): boolean {
+  return isTicketAdmin({ profile: user.profile }, s) || user.queues.includes(queueId);
 }
 
 export interface TicketUpdate {
@@ -161,7 +181,9 @@ export async function updateTicket(kernel: Kernel, actor: Actor, ticketId: numbe
           if (u.userId === null && cur.user_id === null && u.queueId !== undefined && u.queueId === cur.queue_id) throw new AppError('ERR_TRANSFER');
           if (u.userId !== undefined && u.userId !== null && u.userId === actor.userId && cur.user_id !== null && cur.user_id !== actor.userId && !isAdmin(actor)) throw new AppError('ERR_NO_PERMISSION');
         }
-        await assertAssignable(kernel, actor, targetUser, targetQueue);
+        // A person chosen for the ticket (transfer, assignment, reopen to someone) receives it: the queue rule applies.
+        const receiving = u.userId !== undefined && u.userId !== null && !(isStart && u.userId === actor.userId) && (u.userId !== cur.user_id || targetQueue !== cur.queue_id);
+        await assertAssignable(kernel, actor, targetUser, targetQueue, { receiving });
         if (u.userId !== undefined) put('user_id', u.userId);
         if (u.queueId !== undefined) put('queue_id', u.queueId);
         if (transfer && u.status === undefined) {

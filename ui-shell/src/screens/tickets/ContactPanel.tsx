@@ -1,11 +1,11 @@
 import { ActionIcon, Badge, Box, Button, CopyButton, Divider, Group, Skeleton, Stack, Text, Textarea, Title } from '@mantine/core';
-import { IconCheck, IconCopy, IconX } from '@tabler/icons-react';
+import { IconBan, IconCheck, IconCircleCheck, IconCopy, IconX } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, notify, usePhoneFormat } from '@atende/ui-shell/sdk';
+import { api, ConfirmDialog, notify, usePhoneFormat } from '@atende/ui-shell/sdk';
 import { Tooltip } from '../../ui/overlays.tsx';
-import { getContact, updateTicket, type Ticket } from './api.ts';
+import { getContact, setContactBlocked, updateTicket, type Ticket } from './api.ts';
 import { applyTicket } from './live.ts';
 import { ContactHistory, EditContactButton } from './ContactHistory.tsx';
 import { ChannelIcon, ContactAvatar, ticketName } from './util.tsx';
@@ -27,6 +27,39 @@ function Field({ label, value, copy }: { label: string; value: string | null | u
         )}
       </Group>
     </div>
+  );
+}
+
+/**
+ * Block or unblock the contact from the conversation (U2 "work from the conversation"): asked first, since a blocked
+ * contact's messages are dropped, then confirmed by a toast and the panel's badge. Any agent who sees the contact may
+ * (PUT /contacts/:id/block, as the contacts screen's switch).
+ */
+function BlockButton({ contactId, name, blocked }: { contactId: number; name: string; blocked: boolean }) {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const apply = async () => {
+    const updated = await setContactBlocked(contactId, !blocked);
+    qc.setQueryData(['tickets', 'contact', contactId], (old: object | undefined) => ({ ...(old ?? {}), ...updated }));
+    void qc.invalidateQueries({ queryKey: ['admin', 'contacts'] });
+    notify.success(updated.blocked ? t('tickets.panel.blockedDone') : t('tickets.panel.unblockedDone'));
+  };
+  return (
+    <>
+      <Button size="xs" variant="light" color={blocked ? 'teal' : 'red'} leftSection={blocked ? <IconCircleCheck size={14} /> : <IconBan size={14} />} onClick={() => setOpen(true)} data-testid="contact-block">
+        {blocked ? t('tickets.panel.unblock') : t('tickets.panel.block')}
+      </Button>
+      <ConfirmDialog
+        opened={open}
+        title={blocked ? t('tickets.panel.unblock') : t('tickets.panel.block')}
+        message={blocked ? t('tickets.panel.unblockText', { name }) : t('tickets.panel.blockText', { name })}
+        confirmLabel={blocked ? t('tickets.panel.unblock') : t('tickets.panel.block')}
+        danger={!blocked}
+        onConfirm={apply}
+        onClose={() => setOpen(false)}
+      />
+    </>
   );
 }
 
@@ -71,6 +104,8 @@ export function ContactPanel({ ticket, onClose }: { ticket: Ticket; onClose: () 
         <Title order={4} ta="center" mt="xs">{name}</Title>
         <Text size="sm" c="dimmed">{phone(number)}</Text>
         <Group gap={6} mt={4}><ChannelIcon type={ticket.channel} /><Text size="xs" c="dimmed">{ticket.channelName}</Text></Group>
+        {contact.data?.blocked && <Badge color="red" variant="light" mt={4} data-testid="contact-blocked-badge">{t('tickets.panel.blockedBadge')}</Badge>}
+        {contact.data && <Box mt="xs"><BlockButton contactId={ticket.contactId} name={name} blocked={!!contact.data.blocked} /></Box>}
       </Stack>
       <Divider />
       <Stack gap="sm" p="md">

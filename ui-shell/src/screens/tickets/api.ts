@@ -129,7 +129,7 @@ export interface QuickMessage { id: number; key: string; message: string; mediaU
 export interface Queue { id: number; name: string; color: string | null }
 export interface UserLite { id: number; name: string; profile?: string; queues?: unknown[] }
 export interface Channel { id: number; name: string; type: string; status?: string }
-export interface Contact { id: number; name: string; number: string | null; email?: string | null; profilePicUrl?: string | null; tags?: { id: number; name: string; color: string }[]; wallets?: unknown[] }
+export interface Contact { id: number; name: string; number: string | null; email?: string | null; profilePicUrl?: string | null; blocked?: boolean; tags?: { id: number; name: string; color: string }[]; wallets?: unknown[] }
 export interface LogSide { userName: string | null; queueName: string | null }
 export interface TicketLog { id: number; type: string; data: Record<string, unknown> | null; createdAt: string; userId: number | null; userName: string | null; from?: LogSide; to?: LogSide }
 
@@ -179,6 +179,8 @@ export const resolveQuickMessage = (text: string) => api.get<QuickMessage>('/qui
 export const searchContacts = (searchParam: string, signal?: AbortSignal) =>
   api.get<{ contacts: Contact[] } | Contact[]>('/contacts', { query: { searchParam }, signal, background: true });
 export const getContact = (id: number) => api.get<Contact>(`/contacts/${id}`, { silent: true });
+/** Blocks or unblocks a contact (PUT /contacts/:id/block): a blocked contact's messages are ignored. */
+export const setContactBlocked = (id: number, blocked: boolean) => api.put<Contact>(`/contacts/${id}/block`, { blocked });
 export const listQueues = () => api.get<Queue[] | { queues: Queue[] }>('/queues', { background: true });
 export const listUsers = (search?: string) => api.get<UserLite[] | { users: UserLite[] }>('/users', { query: { searchParam: search || undefined }, silent: true, background: true });
 export const listChannels = () => api.get<Channel[] | { channels: Channel[] }>('/channels', { background: true });

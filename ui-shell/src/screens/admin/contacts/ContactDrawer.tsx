@@ -1,9 +1,9 @@
-import { ActionIcon, Alert, Button, Divider, Drawer, Group, MultiSelect, NumberInput, ScrollArea, SimpleGrid, Stack, Switch, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Button, Divider, Drawer, Group, MultiSelect, ScrollArea, Select, SimpleGrid, Stack, Switch, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconAlertCircle, IconPlus, IconTrash } from '@tabler/icons-react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, DateInputBR, errorMessage, isCpfOrCnpj, isEmail, maskCpfCnpj, notify } from '@atende/ui-shell/sdk';
+import { ApiError, api, DateInputBR, errorMessage, isCpfOrCnpj, isEmail, maskCpfCnpj, notify } from '@atende/ui-shell/sdk';
 import { isPhoneWithCountry, useTags, useUsersLite } from '../shared.tsx';
 import { StateField } from '../../../ui/StateField.tsx';
 import { contactsKey, createContact, updateContact, type Contact, type ContactInput } from './api.ts';
@@ -25,12 +25,29 @@ const fromContact = (c: Contact | null): FormState => ({
 
 type Errors = Partial<Record<keyof FormState | 'form', string>>;
 
+const NO_LANE = 'none';
+
+/**
+ * The tenant's kanban lanes, from the kanban plugin's API. A tenant with the plugin disabled gets no answer (its
+ * routes do not exist for them): then there is no lane to choose and the form neither shows nor sends the field.
+ */
+function useKanbanLanes() {
+  const q = useQuery({
+    queryKey: ['kanban', 'lanes'],
+    queryFn: () => api.get<{ id: number; name: string }[]>('/plugins/kanban/lanes', { silent: true, background: true }),
+    staleTime: 60_000,
+    retry: false,
+  });
+  return Array.isArray(q.data) ? q.data : undefined;
+}
+
 /** Create or edit a contact: every field of the spec with its inline validation (core.md §3, §5). */
 export function ContactDrawer({ contact, opened, onClose }: { contact: Contact | null; opened: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const tags = useTags();
   const users = useUsersLite();
+  const lanes = useKanbanLanes();
   const [f, setF] = useState<FormState>(() => fromContact(contact));
   const [errors, setErrors] = useState<Errors>({});
   const [birthdayInvalid, setBirthdayInvalid] = useState(false);
@@ -56,7 +73,7 @@ export function ContactDrawer({ contact, opened, onClose }: { contact: Contact |
         name: f.name.trim(), number: f.number.trim() || null, email: f.email.trim() || null, identity: f.identity.trim() || null,
         birthday: f.birthday, firstName: f.firstName.trim() || null, lastName: f.lastName.trim() || null,
         businessName: f.businessName.trim() || null, messengerId: f.messengerId.trim() || null, instagramId: f.instagramId.trim() || null,
-        hubId: f.hubId.trim() || null, state: f.state.trim() || null, kanban: f.kanban,
+        hubId: f.hubId.trim() || null, state: f.state.trim() || null, ...(lanes ? { kanban: f.kanban } : {}),
         tags: f.tags.map(Number), wallets: f.wallets.map(Number),
         extraInfo: f.extraInfo.map((x) => ({ name: x.name.trim(), value: x.value.trim() })),
         blocked: f.blocked, chatbotBlocked: f.chatbotBlocked,
@@ -148,7 +165,24 @@ export function ContactDrawer({ contact, opened, onClose }: { contact: Contact |
             <TextInput label={t('admin.contacts.fields.instagramId')} value={f.instagramId} onChange={(e) => set('instagramId', e.currentTarget.value)} />
             <TextInput label={t('admin.contacts.fields.hubId')} value={f.hubId} onChange={(e) => set('hubId', e.currentTarget.value)} />
           </SimpleGrid>
-          <NumberInput label={t('admin.contacts.fields.kanban')} value={f.kanban ?? ''} onChange={(v) => set('kanban', typeof v === 'number' ? v : null)} min={1} allowDecimal={false} w={200} />
+          {lanes && (
+            <Select
+              label={t('admin.contacts.fields.kanban')}
+              data={[
+                { value: NO_LANE, label: t('admin.contacts.noLane') },
+                ...lanes.map((l) => ({ value: String(l.id), label: l.name })),
+                // A lane deleted meanwhile still shows as the contact's until another is chosen.
+                ...(f.kanban != null && !lanes.some((l) => l.id === f.kanban) ? [{ value: String(f.kanban), label: `#${f.kanban}` }] : []),
+              ]}
+              value={f.kanban == null ? NO_LANE : String(f.kanban)}
+              onChange={(v) => set('kanban', !v || v === NO_LANE ? null : Number(v))}
+              allowDeselect={false}
+              searchable
+              w={260}
+              comboboxProps={{ withinPortal: true }}
+              data-testid="contact-lane"
+            />
+          )}
           <Divider label={t('admin.contacts.fields.extraInfo')} labelPosition="left" mt="xs" />
           {f.extraInfo.map((x, i) => (
             <Group key={i} gap="xs" wrap="nowrap" align="flex-start">
