@@ -92,6 +92,9 @@ export const importResultSchema = z.object({
   imported: int,
   rejected: int,
   errors: z.array(z.object({ row: int, code: z.enum(['missing_name', 'missing_number', 'invalid_number', 'invalid_email', 'duplicate_in_file', 'exists']), reason: z.string() })),
+  /** A file the worker refused (no Nome/Numero columns, too many rows, not a spreadsheet): the catalogue code and its text. */
+  error: z.string().optional(),
+  message: z.string().optional(),
   createdAt: isoDate,
   finishedAt: isoDate.nullable(),
 });

@@ -59,6 +59,10 @@ export const ticketSchema = z
     channelName: z.string().nullable(),
     queue: z.object({ id: int, name: z.string().nullable(), color: z.string().nullable() }).nullable(),
     scheduledMessages: int,
+    // How long the customer has waited and the queue's SLA deadlines (U2 "wait time").
+    waitingSince: instant.nullable(),
+    firstResponseAt: instant.nullable(),
+    sla: z.object({ firstResponseDueAt: instant.nullable(), resolutionDueAt: instant.nullable() }).nullable(),
     ...integrationFields,
   })
   // Open: any plugin may add its own fields to tickets (`ctx.records.extend('ticket')`, merged from
