@@ -147,3 +147,24 @@ declare module '@atende/core/contract' {
   interface AtendeEvents extends EventsOf<typeof contract> {}
   interface AtendeErrorCodes extends ErrorCodesOf<typeof contract> {}
 }
+
+/** The reports an Excel export can run (every on-screen report). */
+export const EXPORTABLE = ['atendimentos-por-parametros', 'estatisticas-atendimentos-usuarios', 'lista-contatos', 'contatos-por-etiquetas', 'contatos-por-estado', 'contatos-por-carteira'] as const;
+
+/** Asks for a report's Excel file with the filters of the screen (the same query parameters). */
+export const exportInput = z
+  .object({ report: z.enum(EXPORTABLE), query: z.record(z.string(), z.union([z.string().max(2000), z.number()])).default({}) })
+  .strict();
+export type ExportInput = z.input<typeof exportInput>;
+
+/** An export's state: queued, running (progress 0–100), done (file ready, kept a day) or failed. */
+export const exportState = z.object({
+  id: z.number().int(),
+  report: z.enum(EXPORTABLE),
+  status: z.enum(['queued', 'running', 'done', 'failed']),
+  progress: z.number().int(),
+  rows: z.number().int().nullable(),
+  createdAt: isoDate,
+  expiresAt: isoDate,
+});
+export type ExportState = z.output<typeof exportState>;

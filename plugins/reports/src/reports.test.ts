@@ -137,3 +137,44 @@ it('contact reports: the general list, and by tag, state or wallet with at least
   expect(opts).toMatchObject({ states: ['RJ', 'SP'], demands: ['Boleto', 'Troca'], channels: [{ id: d.ch, name: 'Loja' }] });
   expect(opts.queues.map((q: { name: string }) => q.name)).toEqual(['Suporte', 'Vendas']);
 });
+
+it('exports a report to Excel as a job with progress: the same rows and columns as the screen, only to who asked', async () => {
+  const ExcelJS = (await import('exceljs')).default;
+  const admin = await t.loginAs('admin');
+  const agent = await t.loginAs('user', admin.tenantId);
+  const d = await seed(admin, agent);
+  const post = (who: TestUser, payload: unknown) => t.app.inject({ method: 'POST', url: '/api/plugins/reports/exports', headers: who.headers, payload });
+
+  // The required filters are checked before anything is queued.
+  const bad = await post(admin, { report: 'atendimentos-por-parametros', query: { from: '2026-11-10', to: '2026-11-12' } });
+  expect(bad.json().error).toBe('ERR_REPORT_DATES_QUEUES');
+  expect((await post(admin, { report: 'contatos-por-estado', query: {} })).json().error).toBe('ERR_REPORT_SELECTION');
+  expect((await post(agent, { report: 'lista-contatos', query: {} })).statusCode).toBe(403);
+
+  const started = await post(admin, { report: 'atendimentos-por-parametros', query: { from: '2026-11-10', to: '2026-11-12', queueIds: `${d.sales},${d.support}` } });
+  expect(started.statusCode, started.body).toBe(201);
+  const { id } = started.json();
+  await expect.poll(async () => (await get(admin, `/exports/${id}`)).json(), { timeout: 20_000 }).toMatchObject({ status: 'done', progress: 100, rows: 4 });
+
+  const file = await get(admin, `/exports/${id}/file`);
+  expect(file.headers['content-type']).toContain('spreadsheetml');
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
+  const ws = wb.worksheets[0]!;
+  const values = (n: number) => (ws.getRow(n).values as unknown[]).slice(1);
+  expect(values(1)).toEqual(['Observações', 'ID', 'Status', 'Nome', 'Número', 'Conexão', 'Última mensagem', 'Não lidas', 'Demanda', 'Filas', 'Canal', 'Valor', 'Data de criação']);
+  expect(ws.rowCount).toBe(5);
+  expect(values(5)).toEqual(['pagou', d.t1, 'Resolvido', 'Ana', '5511900000001', 'Loja', 'oi', 2, 'Boleto', 'Vendas', 'sandbox', 150.5, '2026-11-11T02:30:00.000Z']);
+
+  // Someone else, in the tenant or outside it, cannot read this export.
+  const sup = await t.loginAs('super', admin.tenantId);
+  expect((await get(sup, `/exports/${id}/file`)).statusCode).toBe(404);
+  const other = await t.loginAs('admin');
+  expect((await get(other, `/exports/${id}`)).statusCode).toBe(404);
+
+  const contacts = (await post(admin, { report: 'contatos-por-etiquetas', query: { tagIds: String(d.late) } })).json();
+  await expect.poll(async () => (await get(admin, `/exports/${contacts.id}`)).json().status, { timeout: 20_000 }).toBe('done');
+  const wb2 = new ExcelJS.Workbook();
+  await wb2.xlsx.load((await get(admin, `/exports/${contacts.id}/file`)).rawPayload as unknown as ArrayBuffer);
+  expect(wb2.worksheets[0]!.getColumn(1).values.slice(1)).toEqual(['Nome', 'Ana', 'Bia']);
+});
