@@ -143,7 +143,7 @@ it('exports a report to Excel as a job with progress: the same rows and columns 
   const admin = await t.loginAs('admin');
   const agent = await t.loginAs('user', admin.tenantId);
   const d = await seed(admin, agent);
-  const post = (who: TestUser, payload: unknown) => t.app.inject({ method: 'POST', url: '/api/plugins/reports/exports', headers: who.headers, payload });
+  const post = (who: TestUser, payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/api/plugins/reports/exports', headers: who.headers, payload });
 
   // The required filters are checked before anything is queued.
   const bad = await post(admin, { report: 'atendimentos-por-parametros', query: { from: '2026-11-10', to: '2026-11-12' } });

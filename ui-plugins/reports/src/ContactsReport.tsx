@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { useOutletContext } from 'react-router-dom';
 import { formatPhone, usePluginTranslation } from '@atende/ui-shell/sdk';
 import { contactReport, getOptions, optionsKey, type ContactRow } from './api.ts';
+import { ExportButton } from './ExportButton.tsx';
 import type { ReportFrame } from './ReportsLayout.tsx';
 import { PAGE_SIZE, ResultTable, type Column } from './ResultTable.tsx';
 
@@ -92,6 +93,7 @@ function ContactsReport({ kind }: { kind: ContactKind }) {
         {missing && <Text c="red" size="sm" mt="xs" role="alert">{t('selectionRequired')}</Text>}
         <Group mt="sm" gap="sm">
           <Button leftSection={<IconSearch size={16} />} onClick={submit}>{t('generate')}</Button>
+          {applied && <ExportButton report={kind} query={contactQuery(kind, applied)} />}
         </Group>
       </Paper>
       {applied ? (

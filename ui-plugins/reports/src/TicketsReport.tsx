@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { useOutletContext } from 'react-router-dom';
 import { DateInputBR, formatCurrency, formatDate, formatDateTime, usePluginTranslation } from '@atende/ui-shell/sdk';
 import { getOptions, optionsKey, ticketReport, type TicketRow } from './api.ts';
+import { ExportButton } from './ExportButton.tsx';
 import type { ReportFrame } from './ReportsLayout.tsx';
 import { PAGE_SIZE, ResultTable, type Column } from './ResultTable.tsx';
 
@@ -110,6 +111,7 @@ export default function TicketsReport() {
         {missing && <Text c="red" size="sm" mt="xs" role="alert">{t('datesQueuesRequired')}</Text>}
         <Group mt="sm" gap="sm">
           <Button leftSection={<IconSearch size={16} />} onClick={submit}>{t('generate')}</Button>
+          {applied && <ExportButton report="atendimentos-por-parametros" query={ticketQuery(applied)} />}
         </Group>
       </Paper>
       {applied ? (

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { useOutletContext } from 'react-router-dom';
 import { DateInputBR, formatDate, usePluginTranslation } from '@atende/ui-shell/sdk';
 import { getOptions, optionsKey, userStatsReport, type UserStatsRow } from './api.ts';
+import { ExportButton } from './ExportButton.tsx';
 import type { ReportFrame } from './ReportsLayout.tsx';
 import { ResultTable, type Column } from './ResultTable.tsx';
 
@@ -58,6 +59,7 @@ export default function UserStatsReport() {
         </Group>
         <Group mt="sm" gap="sm">
           <Button leftSection={<IconSearch size={16} />} disabled={badRange} onClick={() => setApplied(form)}>{t('generate')}</Button>
+          <ExportButton report="estatisticas-atendimentos-usuarios" query={userStatsQuery(applied)} />
         </Group>
       </Paper>
       <ResultTable label={t('r_estatisticas-atendimentos-usuarios')} columns={columns} rows={list.data?.rows} rowKey={(r) => r.userId} count={list.data?.rows.length ?? 0}

@@ -3,6 +3,12 @@
  * spec's 12 locales (regional variants share their language's wording).
  */
 const pt = {
+  exportExcel: "Exportar Excel",
+  downloadExcel: "Baixar Excel",
+  exportRows: "{{count}} linhas",
+  exporting: "Gerando o Excel…",
+  exportProgress: "Progresso da exportação: {{progress}}%",
+  exportFailed: "Não foi possível gerar o Excel. Tente de novo.",
   menu: 'Relatórios',
   title: 'Relatórios',
   back: 'Voltar',
@@ -64,6 +70,12 @@ const pt = {
 type Strings = typeof pt;
 
 const en: Strings = {
+  exportExcel: "Export to Excel",
+  downloadExcel: "Download Excel",
+  exportRows: "{{count}} rows",
+  exporting: "Building the Excel file…",
+  exportProgress: "Export progress: {{progress}}%",
+  exportFailed: "The Excel file could not be built. Try again.",
   menu: 'Reports',
   title: 'Reports',
   back: 'Back',
@@ -123,6 +135,12 @@ const en: Strings = {
 };
 
 const es: Strings = {
+  exportExcel: "Exportar a Excel",
+  downloadExcel: "Descargar Excel",
+  exportRows: "{{count}} filas",
+  exporting: "Generando el Excel…",
+  exportProgress: "Progreso de la exportación: {{progress}}%",
+  exportFailed: "No se pudo generar el Excel. Inténtelo de nuevo.",
   menu: 'Informes',
   title: 'Informes',
   back: 'Volver',
@@ -182,6 +200,12 @@ const es: Strings = {
 };
 
 const de: Strings = {
+  exportExcel: "Nach Excel exportieren",
+  downloadExcel: "Excel herunterladen",
+  exportRows: "{{count}} Zeilen",
+  exporting: "Excel-Datei wird erstellt…",
+  exportProgress: "Exportfortschritt: {{progress}}%",
+  exportFailed: "Die Excel-Datei konnte nicht erstellt werden. Bitte erneut versuchen.",
   menu: 'Berichte',
   title: 'Berichte',
   back: 'Zurück',
@@ -241,6 +265,12 @@ const de: Strings = {
 };
 
 const fr: Strings = {
+  exportExcel: "Exporter vers Excel",
+  downloadExcel: "Télécharger l’Excel",
+  exportRows: "{{count}} lignes",
+  exporting: "Création du fichier Excel…",
+  exportProgress: "Progression de l’export : {{progress}} %",
+  exportFailed: "Le fichier Excel n’a pas pu être créé. Réessayez.",
   menu: 'Rapports',
   title: 'Rapports',
   back: 'Retour',
@@ -300,6 +330,12 @@ const fr: Strings = {
 };
 
 const it: Strings = {
+  exportExcel: "Esporta in Excel",
+  downloadExcel: "Scarica Excel",
+  exportRows: "{{count}} righe",
+  exporting: "Creazione del file Excel…",
+  exportProgress: "Avanzamento dell’esportazione: {{progress}}%",
+  exportFailed: "Impossibile creare il file Excel. Riprova.",
   menu: 'Report',
   title: 'Report',
   back: 'Indietro',
@@ -359,6 +395,12 @@ const it: Strings = {
 };
 
 const pl: Strings = {
+  exportExcel: "Eksportuj do Excela",
+  downloadExcel: "Pobierz plik Excel",
+  exportRows: "Wiersze: {{count}}",
+  exporting: "Tworzenie pliku Excel…",
+  exportProgress: "Postęp eksportu: {{progress}}%",
+  exportFailed: "Nie udało się utworzyć pliku Excel. Spróbuj ponownie.",
   menu: 'Raporty',
   title: 'Raporty',
   back: 'Wstecz',
@@ -418,6 +460,12 @@ const pl: Strings = {
 };
 
 const ru: Strings = {
+  exportExcel: "Экспорт в Excel",
+  downloadExcel: "Скачать Excel",
+  exportRows: "Строк: {{count}}",
+  exporting: "Создаётся файл Excel…",
+  exportProgress: "Ход экспорта: {{progress}}%",
+  exportFailed: "Не удалось создать файл Excel. Попробуйте ещё раз.",
   menu: 'Отчёты',
   title: 'Отчёты',
   back: 'Назад',
