@@ -32,7 +32,7 @@ export const contactQuery = (kind: ContactKind, f: Filters) => {
 /** The contact reports (name, WhatsApp, email, plus wallets, state or tags); all but the list need at least one item selected (§5). */
 function ContactsReport({ kind }: { kind: ContactKind }) {
   const { t } = usePluginTranslation('reports');
-  const frame = useOutletContext<ReportFrame>();
+  const frame = useOutletContext<ReportFrame | undefined>();
   const options = useQuery({ queryKey: optionsKey, queryFn: getOptions });
   const [form, setForm] = useState<Filters>({ search: '', selected: [] });
   const needs = PARAM[kind];
@@ -57,7 +57,7 @@ function ContactsReport({ kind }: { kind: ContactKind }) {
     const lines: string[] = [];
     if (applied?.selected.length) lines.push(`${pickLabel}: ${applied.selected.map((v) => choices.find((c) => c.value === v)?.label ?? v).join(', ')}`);
     if (applied?.search.trim()) lines.push(`${t('search')}: ${applied.search.trim()}`);
-    frame.setFilters(lines);
+    frame?.setFilters(lines);
   }, [applied, o]);
 
   const submit = () => {

@@ -38,7 +38,7 @@ export const ticketQuery = (f: Filters) => ({
 /** `/relatorios/atendimentos-por-parametros`: dates and queues required (administration.md §5), the rest optional. */
 export default function TicketsReport() {
   const { t, i18n } = usePluginTranslation('reports');
-  const frame = useOutletContext<ReportFrame>();
+  const frame = useOutletContext<ReportFrame | undefined>();
   const options = useQuery({ queryKey: optionsKey, queryFn: getOptions });
   const [form, setForm] = useState<Filters>(EMPTY);
   const [applied, setApplied] = useState<Filters | null>(null);
@@ -56,7 +56,7 @@ export default function TicketsReport() {
   });
 
   useEffect(() => {
-    if (!applied || !o) return frame.setFilters([]);
+    if (!applied || !o) return frame?.setFilters([]);
     const names = (ids: string[], from: { id: number; name: string }[]) => ids.map((id) => from.find((x) => String(x.id) === id)?.name ?? id).join(', ');
     const lines = [
       `${t('period')}: ${formatDate(`${applied.from}T12:00:00`, i18n.language)} – ${formatDate(`${applied.to}T12:00:00`, i18n.language)}`,
@@ -67,7 +67,7 @@ export default function TicketsReport() {
     if (applied.channelId) lines.push(`${t('connection')}: ${names([applied.channelId], o.channels)}`);
     if (applied.tagId) lines.push(`${t('tag')}: ${names([applied.tagId], o.tags)}`);
     if (applied.demand) lines.push(`${t('demand')}: ${applied.demand}`);
-    frame.setFilters(lines);
+    frame?.setFilters(lines);
   }, [applied, o]);
 
   const submit = () => {

@@ -20,7 +20,7 @@ export const userStatsQuery = (f: Filters) => ({ from: f.from ?? undefined, to: 
 /** `/relatorios/estatisticas-atendimentos-usuarios`: per user, pending, in service, resolved and total, with the totals. */
 export default function UserStatsReport() {
   const { t, i18n } = usePluginTranslation('reports');
-  const frame = useOutletContext<ReportFrame>();
+  const frame = useOutletContext<ReportFrame | undefined>();
   const options = useQuery({ queryKey: optionsKey, queryFn: getOptions });
   const [form, setForm] = useState<Filters>({ from: null, to: null, queueIds: [] });
   const [applied, setApplied] = useState<Filters>(form);
@@ -36,7 +36,7 @@ export default function UserStatsReport() {
     if (applied.from || applied.to) lines.push(`${t('period')}: ${applied.from ? day(applied.from) : '…'} – ${applied.to ? day(applied.to) : '…'}`);
     if (applied.queueIds.length && options.data)
       lines.push(`${t('queues')}: ${applied.queueIds.map((id) => options.data.queues.find((q) => String(q.id) === id)?.name ?? id).join(', ')}`);
-    frame.setFilters(lines);
+    frame?.setFilters(lines);
   }, [applied, options.data]);
 
   const columns: Column<UserStatsRow>[] = [

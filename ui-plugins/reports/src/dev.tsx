@@ -14,9 +14,7 @@ import { createRoot } from 'react-dom/client';
 import { initReactI18next } from 'react-i18next';
 import { atendeStore, queryClient, registerPluginLocales } from '@atende/ui-shell/sdk';
 import plugin from './index.tsx';
-import { HashRouter, Navigate, Route, Routes } from 'react-router-dom';
-import ReportsLayout from './ReportsLayout.tsx';
-import TicketsReport from './TicketsReport.tsx';
+import UserStatsReport from './UserStatsReport.tsx';
 
 await i18next.use(initReactI18next).init({ lng: 'pt', fallbackLng: 'en', fallbackNS: 'translation', resources: {}, interpolation: { escapeValue: false } });
 registerPluginLocales(plugin);
@@ -27,7 +25,7 @@ createRoot(document.getElementById('root')!).render(
       <MantineProvider>
         <Notifications position="top-center" />
         <div style={{ padding: 24 }}>
-          <HashRouter><Routes><Route path="/relatorios" element={<ReportsLayout />}><Route path="atendimentos-por-parametros" element={<TicketsReport />} /></Route><Route path="*" element={<Navigate to="/relatorios/atendimentos-por-parametros" />} /></Routes></HashRouter>
+          <UserStatsReport />
         </div>
       </MantineProvider>
     </QueryClientProvider>
