@@ -82,7 +82,7 @@ run('reports in the browser', () => {
 
     await page.getByLabel('Data inicial').fill('10/11/2026');
     await page.getByLabel('Data final').fill('12/11/2026');
-    await page.getByRole('textbox', { name: 'Filas' }).click();
+    await page.getByRole('combobox', { name: 'Filas' }).click();
     await page.getByRole('option', { name: 'Vendas' }).click();
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Gerar relatório' }).click();
