@@ -172,8 +172,9 @@ export default definePlugin({
     },
     {
       // The plugin used to be on for every tenant: companies that exist at the upgrade keep it as they had it.
+      // The choice is recorded the way an admin's switch records it (the enablement row); tenants are read from the view.
       name: '0002_off_by_default',
-      up: [`INSERT INTO tenant_plugins (tenant_id, plugin_id, enabled) SELECT id, 'channel-sandbox', true FROM tenants ON CONFLICT (tenant_id, plugin_id) DO NOTHING`],
+      up: [`INSERT INTO tenant_plugins (tenant_id, plugin_id, enabled) SELECT id, 'channel-sandbox', true FROM v_tenants ON CONFLICT (tenant_id, plugin_id) DO NOTHING`],
     },
   ],
   menus: [],
