@@ -1,14 +1,17 @@
 import { Avatar, Box, Group, Indicator, Switch, Text, UnstyledButton, VisuallyHidden, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { IconBell, IconBellOff, IconCheck, IconChevronDown, IconLanguage, IconLogout, IconMoon, IconSun, IconVolume, IconVolumeOff } from '@tabler/icons-react';
 import { useAtomValue } from 'jotai';
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { api, desktopPermission, playSound, requestDesktopPermission, sessionAtom, updateSession, type UserConfigs } from '@atende/ui-shell/sdk';
 import { Menu } from '../ui/overlays.tsx';
 import { LANGUAGES, changeLanguage, type LanguageCode } from '../i18n/index.ts';
 import { logout } from '../shell/logout.ts';
-import { PauseDialog, PresenceMenuItems, PRESENCE_COLOURS, notifyPresenceError, usePresence, type PresenceStatus } from './PresenceMenu.tsx';
+import { PresenceMenuItems, PRESENCE_COLOURS, notifyPresenceError, usePresence, type PresenceStatus } from './PresenceMenu.tsx';
+import { OnFirstOpen } from '../ui/deferred.tsx';
+
+const PauseDialog = lazy(() => import('./PauseDialog.tsx').then((m) => ({ default: m.PauseDialog })));
 
 function initials(name: string | undefined): string {
   const parts = (name ?? '?').trim().split(/\s+/);
@@ -63,7 +66,7 @@ export function UserMenu({ compact = false, position = 'bottom-end' }: { compact
 
   return (
     <>
-    <PauseDialog opened={pausing} onClose={() => setPausing(false)} onConfirm={(reason) => presence.set('paused', reason)} />
+    <OnFirstOpen opened={pausing}>{(opened) => <PauseDialog opened={opened} onClose={() => setPausing(false)} onConfirm={(reason) => presence.set('paused', reason)} />}</OnFirstOpen>
     <Menu width={260} position={position} shadow="md" withinPortal>
       <Menu.Target>
         {/* Named by what it shows (initials, name, profile) and what it is, so the spoken name includes the visible text. */}

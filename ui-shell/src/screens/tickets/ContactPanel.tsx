@@ -1,15 +1,19 @@
 import { ActionIcon, Badge, Box, Button, CopyButton, Divider, Group, Skeleton, Stack, Text, Textarea, Title } from '@mantine/core';
 import { IconBan, IconCheck, IconCircleCheck, IconCopy, IconX } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { lazy, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, ConfirmDialog, notify, usePhoneFormat } from '@atende/ui-shell/sdk';
+import { api, notify, usePhoneFormat } from '@atende/ui-shell/sdk';
+import { OnFirstOpen } from '../../ui/deferred.tsx';
 import { Tooltip } from '../../ui/overlays.tsx';
 import { getContact, setContactBlocked, updateTicket, type Ticket } from './api.ts';
 import { applyTicket } from './live.ts';
 import { ContactHistory, EditContactButton } from './ContactHistory.tsx';
 import { ChannelIcon, ContactAvatar, ticketName } from './util.tsx';
 import classes from './tickets.module.css';
+
+// Fetched the first time someone blocks or unblocks (docs/performance.md U1: the ticket screen's first load stays small).
+const ConfirmDialog = lazy(() => import('../../sdk/components/ConfirmDialog.tsx').then((m) => ({ default: m.ConfirmDialog })));
 
 function Field({ label, value, copy }: { label: string; value: string | null | undefined; copy?: boolean }) {
   const { t } = useTranslation();
@@ -50,15 +54,19 @@ function BlockButton({ contactId, name, blocked }: { contactId: number; name: st
       <Button size="xs" variant="light" color={blocked ? 'teal' : 'red'} leftSection={blocked ? <IconCircleCheck size={14} /> : <IconBan size={14} />} onClick={() => setOpen(true)} data-testid="contact-block">
         {blocked ? t('tickets.panel.unblock') : t('tickets.panel.block')}
       </Button>
-      <ConfirmDialog
-        opened={open}
-        title={blocked ? t('tickets.panel.unblock') : t('tickets.panel.block')}
-        message={blocked ? t('tickets.panel.unblockText', { name }) : t('tickets.panel.blockText', { name })}
-        confirmLabel={blocked ? t('tickets.panel.unblock') : t('tickets.panel.block')}
-        danger={!blocked}
-        onConfirm={apply}
-        onClose={() => setOpen(false)}
-      />
+      <OnFirstOpen opened={open}>
+        {(opened) => (
+          <ConfirmDialog
+            opened={opened}
+            title={blocked ? t('tickets.panel.unblock') : t('tickets.panel.block')}
+            message={blocked ? t('tickets.panel.unblockText', { name }) : t('tickets.panel.blockText', { name })}
+            confirmLabel={blocked ? t('tickets.panel.unblock') : t('tickets.panel.block')}
+            danger={!blocked}
+            onConfirm={apply}
+            onClose={() => setOpen(false)}
+          />
+        )}
+      </OnFirstOpen>
     </>
   );
 }

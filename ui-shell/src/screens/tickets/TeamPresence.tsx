@@ -1,19 +1,17 @@
-import { ActionIcon, Badge, Box, Drawer, Group, Skeleton, Stack, Text } from '@mantine/core';
+import { ActionIcon } from '@mantine/core';
 import { IconUsersGroup } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, useRealtime } from '@atende/ui-shell/sdk';
 import { Tooltip } from '../../ui/overlays.tsx';
-import { listPresence, listQueues, unwrap, type PresenceStatus, type Queue } from './api.ts';
-import { PresenceDot } from './TransferDialog.tsx';
+import { OnFirstOpen } from '../../ui/deferred.tsx';
 
-const teamKey = ['tickets', 'presence', 'team'] as const;
+const TeamDrawer = lazy(() => import('./TeamDrawer.tsx').then((m) => ({ default: m.TeamDrawer })));
 
 /**
  * Supervisors' view of the team (U2 "presence"): who is online, on a pause (and
  * why, since when) or offline, their queues and their load, kept live by the
- * socket (status changes and ticket moves).
+ * socket (status changes and ticket moves). The button is in the ticket list's
+ * header; the drawer's code loads when it first opens.
  */
 export function TeamPresenceButton() {
   const { t } = useTranslation();
@@ -23,58 +21,7 @@ export function TeamPresenceButton() {
       <Tooltip label={t('presence.team')}>
         <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('presence.team')} onClick={() => setOpen(true)} data-testid="team-presence"><IconUsersGroup size={20} /></ActionIcon>
       </Tooltip>
-      <Drawer opened={open} onClose={() => setOpen(false)} title={t('presence.team')} position="right" size="md">
-        {open && <TeamList />}
-      </Drawer>
+      <OnFirstOpen opened={open}>{(opened) => <TeamDrawer opened={opened} onClose={() => setOpen(false)} />}</OnFirstOpen>
     </>
-  );
-}
-
-function TeamList() {
-  const { t, i18n } = useTranslation();
-  const qc = useQueryClient();
-  const team = useQuery({ queryKey: teamKey, queryFn: () => listPresence(null) });
-  const queues = useQuery({ queryKey: ['tickets', 'queues'], queryFn: listQueues, staleTime: 300_000 });
-  const queueName = new Map(unwrap<Queue>(queues.data, 'queues').map((q) => [q.id, q]));
-  // Many ticket events can arrive together (a bulk transfer): one refetch for a burst.
-  const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const refresh = () => {
-    if (pending.current) return;
-    pending.current = setTimeout(() => { pending.current = undefined; void qc.invalidateQueries({ queryKey: teamKey }); }, 300);
-  };
-  useRealtime('user.status_updated', refresh);
-  useRealtime('ticket.created', refresh);
-  useRealtime('ticket.updated', refresh);
-  useRealtime('ticket.removed', refresh);
-  const users = team.data?.users ?? [];
-  const counts = users.reduce<Record<PresenceStatus, number>>((acc, u) => ({ ...acc, [u.status]: acc[u.status] + 1 }), { online: 0, paused: 0, offline: 0 });
-  if (team.isPending) return <Stack>{[1, 2, 3].map((i) => <Skeleton key={i} height={48} />)}</Stack>;
-  return (
-    <Stack gap="xs">
-      <Group gap="xs">
-        {(['online', 'paused', 'offline'] as const).map((s) => (
-          <Badge key={s} variant="light" color={s === 'online' ? 'teal' : s === 'paused' ? 'yellow' : 'gray'} tt="none" leftSection={<PresenceDot status={s} />} data-testid={`team-count-${s}`}>
-            {t(`presence.${s}`)}: {counts[s]}
-          </Badge>
-        ))}
-      </Group>
-      {users.map((u) => (
-        <Group key={u.id} wrap="nowrap" gap="sm" p={8} style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 8 }} data-testid="team-member" data-user-id={u.id} data-status={u.status}>
-          <PresenceDot status={u.status} />
-          <Box style={{ flex: 1, minWidth: 0 }}>
-            <Text size="sm" fw={600} truncate="end">{u.name}</Text>
-            <Text size="xs" c="dimmed" truncate="end" data-testid="team-member-status">
-              {u.status === 'paused' && u.pauseReason ? t('presence.pausedWith', { reason: u.pauseReason }) : t(`presence.${u.status}`)}
-              {u.status !== 'offline' ? ` · ${t('presence.since', { when: formatDateTime(u.since, i18n.language) })}` : ''}
-            </Text>
-            {u.queues.length > 0 && <Text size="xs" c="dimmed" truncate="end">{u.queues.map((id) => queueName.get(id)?.name).filter(Boolean).join(', ')}</Text>}
-          </Box>
-          <Stack gap={2} align="flex-end" style={{ flexShrink: 0 }}>
-            <Badge size="sm" variant="light" color="blue" tt="none" data-testid="team-member-open">{t('presence.openCount', { count: u.openTickets })}</Badge>
-            {u.pendingTickets > 0 && <Text size="xs" c="dimmed">{t('presence.pendingCount', { count: u.pendingTickets })}</Text>}
-          </Stack>
-        </Group>
-      ))}
-    </Stack>
   );
 }
