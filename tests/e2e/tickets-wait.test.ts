@@ -65,7 +65,7 @@ run('wait time and SLA on the ticket list', () => {
 
   it('the admin sets the SLA of a queue; Pendentes shows the longest wait first, coloured, with the countdown; a later customer joins at the end', async () => {
     const adminPage = await open(admin, '#/filas');
-    await adminPage.getByRole('button', { name: 'Nova fila' }).click();
+    await adminPage.getByRole('button', { name: 'Nova fila' }).first().click();
     const dialog = adminPage.getByRole('dialog');
     await dialog.getByLabel('Nome').fill('Financeiro');
     await dialog.getByTestId('queue-sla-first').fill('10');
