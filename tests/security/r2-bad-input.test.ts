@@ -6,7 +6,7 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../../core/src/testing/index.ts';
-import { ERRORS } from '../../core/src/errors.ts';
+import { catalogueEntry } from '../../core/src/errors.ts';
 import { seedTenant, type SeededTenant } from './tenants.ts';
 import { signSandbox } from '../../plugins/channel-sandbox/src/index.ts';
 
@@ -53,7 +53,8 @@ function payloads(keys: string[]): unknown[] {
 
 describe('R2 bad input', () => {
   it('every route answers bad input with a 4xx catalogue code, never a 5xx or a stack', async () => {
-    const codes = new Set(Object.keys(ERRORS));
+    // The catalogue as the running app has it: the kernel's codes and those every mounted plugin's contract adds.
+    const codes = { has: (code: string) => catalogueEntry(code) !== undefined };
     const problems: string[] = [];
     const routes = t.app.kernel.routes.filter((r) => r.url.startsWith('/api/') && !r.websocket && !/logout|\/enabled$|refresh_token/.test(r.url));
     for (const r of routes) {
@@ -85,7 +86,8 @@ describe('R2 bad input', () => {
   }, 300_000);
 
   it('X1-16: malformed multipart on every route that takes a body is a 4xx catalogue answer, never a 500', async () => {
-    const codes = new Set(Object.keys(ERRORS));
+    // The catalogue as the running app has it: the kernel's codes and those every mounted plugin's contract adds.
+    const codes = { has: (code: string) => catalogueEntry(code) !== undefined };
     const problems: string[] = [];
     const idFor = (segment: string, param: string) => {
       if (param !== 'id') return A.ids[param.replace(/Id$/, '')] ?? 1;
@@ -130,7 +132,7 @@ describe('R2 bad input', () => {
       const r = await t.app.inject({ method: 'GET', url });
       expect(r.statusCode, url).toBeGreaterThanOrEqual(400);
       expect(r.statusCode, url).toBeLessThan(500);
-      expect(Object.keys(ERRORS), url).toContain(r.json().error);
+      expect(catalogueEntry(r.json().error), url).toBeDefined();
     }
   });
 

@@ -146,7 +146,8 @@ describe('presence and transfer', () => {
     // …unless supervisorAdmin makes supervisors regular users: then neither offered nor accepted.
     expect((await t.app.inject({ method: 'PUT', url: '/api/settings', headers: admin.headers, payload: { supervisorAdmin: 'enabled' } })).statusCode).toBe(200);
     try {
-      await vi.waitFor(async () => expect(await names()).not.toContain('Sueli'));
+      // Visibility settings are cached up to 2 s per node (visibility.ts): wait for the change to apply.
+      await vi.waitFor(async () => expect(await names()).not.toContain('Sueli'), { timeout: 6000, interval: 200 });
       const refused = await put(admin, `/api/tickets/${ticket.id}`, { userId: sup.id, queueId: financeiro });
       expect(refused.json().error).toBe('ERR_TRANSFER_USER_NOT_IN_QUEUE');
       expect((await put(admin, `/api/tickets/${ticket.id}`, { userId: bruno.id, queueId: financeiro })).json()).toMatchObject({ userId: bruno.id, queueId: financeiro });
